@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - every kernel-version difference seg6x has to care about.
+ *
+ * Force-included by Kbuild into each object, so that no other file tests
+ * kernel versions. Prefer probing for a feature (a header, a macro) to
+ * comparing version numbers: distributions backport APIs without bumping
+ * LINUX_VERSION_CODE. The SEG6X_HAVE_* macros come from header probes in
+ * Kbuild.
+ */
+#ifndef _SEG6X_COMPAT_H
+#define _SEG6X_COMPAT_H
+
+/* Every log line names the module. */
+#ifndef pr_fmt
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#endif
+
+#include <linux/version.h>
+#include <linux/skbuff.h>
+#include <net/ip6_route.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "seg6x supports Linux 6.1 and later"
+#endif
+
+/*
+ * Input route lookup that sets skb_dst(). ip6_route_input() is exported
+ * only from 7.x on; before that ipv6_stub reaches it (ipv6_stubs.h is gone
+ * in 7.x).
+ */
+#ifdef SEG6X_HAVE_IPV6_STUBS
+#include <net/ipv6_stubs.h>
+static inline void seg6x_route_input(struct sk_buff *skb)
+{
+	ipv6_stub->ipv6_route_input(skb);
+}
+#else
+static inline void seg6x_route_input(struct sk_buff *skb)
+{
+	ip6_route_input(skb);
+}
+#endif
+
+/* crypto_memneq() moved from crypto/algapi.h to crypto/utils.h (6.x). */
+#ifdef SEG6X_HAVE_CRYPTO_UTILS_H
+#include <crypto/utils.h>
+#else
+#include <crypto/algapi.h>
+#endif
+
+/* GSO helpers (skb_gso_validate_network_len) moved to net/gso.h in 6.4. */
+#ifdef SEG6X_HAVE_NET_GSO_H
+#include <net/gso.h>
+#endif
+
+#endif /* _SEG6X_COMPAT_H */

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * genl.c - the "SEG6X" generic netlink family.
+ *
+ * Control path only: this file never touches a packet. Every operation
+ * is admin-only in the caller's network namespace (GENL_UNS_ADMIN_PERM,
+ * so a container's root can manage its own namespace) and strictly
+ * validated against one family-wide policy: unknown or reply-only
+ * attributes are rejected. Handlers run under the genl mutex
+ * (parallel_ops is false), which serialises all writers of pernet state.
+ */
+#include <linux/rtnetlink.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+
+#include "genl.h"
+#include "hmac.h"
+#include "lwt.h"
+#include "params.h"
+#include "pernet.h"
+#include "policy.h"
+
+static struct genl_family seg6x_genl_family;
+
+static const struct nla_policy seg6x_genl_policy[SEG6X_A_MAX + 1] = {
+	[SEG6X_A_TUNSRC]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[SEG6X_A_HMAC_KEYID]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[SEG6X_A_HMAC_ALGO]	= NLA_POLICY_RANGE(NLA_U8, SEG6X_HMAC_ALGO_SHA1,
+						   SEG6X_HMAC_ALGO_MAX),
+	[SEG6X_A_HMAC_SECRET]	= { .type = NLA_BINARY,
+				    .len = SEG6X_HMAC_SECRET_MAX },
+	[SEG6X_A_IFINDEX]	= { .type = NLA_U32 },
+	[SEG6X_A_SEG6_ENABLED]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[SEG6X_A_REQUIRE_HMAC]	= NLA_POLICY_RANGE(NLA_S8, -1, 1),
+};
+
+/* Start a reply to a doit request. */
+static struct sk_buff *seg6x_reply_new(struct genl_info *info, void **hdr)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put_reply(msg, info, &seg6x_genl_family, 0,
+				 info->genlhdr->cmd);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int seg6x_reply_send(struct sk_buff *msg, void *hdr,
+			    struct genl_info *info)
+{
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int seg6x_nl_info(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = seg6x_reply_new(info, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_string(msg, SEG6X_A_VERSION, SEG6X_VERSION) ||
+	    nla_put_u16(msg, SEG6X_A_LWT_TYPE, seg6x_lwt_slot()) ||
+	    nla_put_u8(msg, SEG6X_A_ALLOW_INLINE, !!seg6x_param_allow_inline) ||
+	    nla_put_u32(msg, SEG6X_A_MAX_SEGS, SEG6X_MAX_SEGS) ||
+	    nla_put_u8(msg, SEG6X_A_DEF_SEG6_ENABLED, seg6x_param_enabled) ||
+	    nla_put_s8(msg, SEG6X_A_DEF_REQUIRE_HMAC,
+		       seg6x_param_require_hmac)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return seg6x_reply_send(msg, hdr, info);
+}
+
+static int seg6x_nl_tunsrc_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	struct in6_addr addr;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_TUNSRC))
+		return -EINVAL;
+	addr = nla_get_in6_addr(info->attrs[SEG6X_A_TUNSRC]);
+
+	if (ipv6_addr_is_multicast(&addr) || ipv6_addr_loopback(&addr) ||
+	    ipv6_addr_v4mapped(&addr)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[SEG6X_A_TUNSRC],
+				    "tunnel source must be a unicast IPv6 address or ::");
+		return -EINVAL;
+	}
+	return seg6x_tunsrc_set(sn, &addr);
+}
+
+static int seg6x_nl_tunsrc_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	struct in6_addr addr;
+	struct sk_buff *msg;
+	void *hdr;
+
+	seg6x_tunsrc_get(sn, &addr);
+	msg = seg6x_reply_new(info, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_in6_addr(msg, SEG6X_A_TUNSRC, &addr)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return seg6x_reply_send(msg, hdr, info);
+}
+
+static int seg6x_nl_hmac_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	const struct nlattr *secret;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_KEYID) ||
+	    GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_ALGO) ||
+	    GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_SECRET))
+		return -EINVAL;
+
+	secret = info->attrs[SEG6X_A_HMAC_SECRET];
+	if (nla_len(secret) < 1) {
+		NL_SET_ERR_MSG_ATTR(info->extack, secret,
+				    "HMAC secret must be 1 to 64 bytes");
+		return -EINVAL;
+	}
+
+	err = seg6x_hmac_set(sn, nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID]),
+			     nla_get_u8(info->attrs[SEG6X_A_HMAC_ALGO]),
+			     nla_data(secret), nla_len(secret));
+	if (err)
+		NL_SET_ERR_MSG(info->extack,
+			       "cannot set up the HMAC transform for this key");
+	return err;
+}
+
+static int seg6x_nl_hmac_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_KEYID))
+		return -EINVAL;
+	err = seg6x_hmac_del(sn, nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID]));
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[SEG6X_A_HMAC_KEYID],
+				    "no HMAC key with this id");
+	return err;
+}
+
+/* Dump position in cb->args[0]: the next key id to look at. */
+static int seg6x_nl_hmac_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct seg6x_net *sn = seg6x_pernet(sock_net(skb->sk));
+	unsigned long pos = cb->args[0];
+	u32 keyid;
+	u8 algo;
+
+	while (seg6x_hmac_next(sn, &pos, &keyid, &algo)) {
+		void *hdr;
+
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &seg6x_genl_family,
+				  NLM_F_MULTI, SEG6X_CMD_HMAC_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u32(skb, SEG6X_A_HMAC_KEYID, keyid) ||
+		    nla_put_u8(skb, SEG6X_A_HMAC_ALGO, algo)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = ++pos;
+		if (!pos)	/* wrapped past ULONG_MAX */
+			break;
+	}
+	return skb->len;
+}
+
+static int seg6x_nl_iface_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct seg6x_net *sn = seg6x_pernet(net);
+	int enabled = SEG6X_POLICY_KEEP, hmac = SEG6X_POLICY_KEEP;
+	u32 ifindex;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_IFINDEX))
+		return -EINVAL;
+	if (!info->attrs[SEG6X_A_SEG6_ENABLED] &&
+	    !info->attrs[SEG6X_A_REQUIRE_HMAC]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: give seg6_enabled and/or require_hmac");
+		return -EINVAL;
+	}
+	if (info->attrs[SEG6X_A_SEG6_ENABLED])
+		enabled = nla_get_u8(info->attrs[SEG6X_A_SEG6_ENABLED]);
+	if (info->attrs[SEG6X_A_REQUIRE_HMAC])
+		hmac = nla_get_s8(info->attrs[SEG6X_A_REQUIRE_HMAC]);
+	ifindex = nla_get_u32(info->attrs[SEG6X_A_IFINDEX]);
+	if (ifindex > INT_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[SEG6X_A_IFINDEX],
+				    "no such interface");
+		return -ENODEV;
+	}
+
+	/* RTNL keeps the interface from going away (and its ifindex from
+	 * being reused) between the lookup and the store.
+	 */
+	rtnl_lock();
+	if (ifindex && !__dev_get_by_index(net, ifindex)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[SEG6X_A_IFINDEX],
+				    "no such interface in this namespace");
+		err = -ENODEV;
+	} else {
+		err = seg6x_policy_set(sn, ifindex, enabled, hmac);
+	}
+	rtnl_unlock();
+	return err;
+}
+
+static int seg6x_put_iface(struct sk_buff *msg, struct seg6x_net *sn,
+			   int ifindex, const char *name)
+{
+	struct seg6x_policy pol;
+
+	seg6x_policy_get(sn, ifindex, &pol);
+	if (nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) ||
+	    nla_put_string(msg, SEG6X_A_IFNAME, name) ||
+	    nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, pol.enabled) ||
+	    nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, pol.require_hmac) ||
+	    nla_put_u8(msg, SEG6X_A_IFACE_EXPLICIT,
+		       pol.explicit_enabled || pol.explicit_hmac))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int seg6x_nl_iface_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	char name[IFNAMSIZ] = "default";
+	struct sk_buff *msg;
+	u32 ifindex;
+	void *hdr;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_IFINDEX))
+		return -EINVAL;
+	ifindex = nla_get_u32(info->attrs[SEG6X_A_IFINDEX]);
+	if (ifindex) {
+		struct net_device *dev;
+
+		rcu_read_lock();
+		dev = ifindex <= INT_MAX ?
+		      dev_get_by_index_rcu(net, ifindex) : NULL;
+		if (dev)
+			strscpy(name, dev->name, sizeof(name));
+		rcu_read_unlock();
+		if (!dev) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[SEG6X_A_IFINDEX],
+					    "no such interface in this namespace");
+			return -ENODEV;
+		}
+	}
+
+	msg = seg6x_reply_new(info, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (seg6x_put_iface(msg, seg6x_pernet(net), ifindex, name)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return seg6x_reply_send(msg, hdr, info);
+}
+
+static int seg6x_iface_dump_one(struct sk_buff *skb,
+				struct netlink_callback *cb,
+				struct seg6x_net *sn, int ifindex,
+				const char *name)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &seg6x_genl_family, NLM_F_MULTI, SEG6X_CMD_IFACE_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (seg6x_put_iface(skb, sn, ifindex, name)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/*
+ * Dump: "default" first, then every interface. cb->args[0] counts the
+ * entries already sent (default = entry 0), so a dump split over several
+ * messages resumes where it stopped.
+ */
+static int seg6x_nl_iface_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct seg6x_net *sn = seg6x_pernet(net);
+	long idx = 0, skip = cb->args[0];
+	struct net_device *dev;
+
+	if (skip == 0 && seg6x_iface_dump_one(skb, cb, sn, 0, "default"))
+		goto out;
+	idx = 1;
+
+	rcu_read_lock();
+	for_each_netdev_rcu(net, dev) {
+		if (idx < skip) {
+			idx++;
+			continue;
+		}
+		if (seg6x_iface_dump_one(skb, cb, sn, dev->ifindex, dev->name))
+			break;
+		idx++;
+	}
+	rcu_read_unlock();
+out:
+	cb->args[0] = idx;
+	return skb->len;
+}
+
+static int seg6x_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	u64 val[SEG6X_STAT_MAX + 1];
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	seg6x_stats_read(&sn->stats, val);
+	msg = seg6x_reply_new(info, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	nest = nla_nest_start(msg, SEG6X_A_STATS);
+	if (!nest)
+		goto err;
+	for (i = SEG6X_STAT_ENCAP; i <= SEG6X_STAT_MAX; i++)
+		if (nla_put_u64_64bit(msg, i, val[i], SEG6X_STAT_PAD))
+			goto err;
+	nla_nest_end(msg, nest);
+	return seg6x_reply_send(msg, hdr, info);
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int seg6x_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	seg6x_stats_reset(&seg6x_pernet(genl_info_net(info))->stats);
+	return 0;
+}
+
+static const struct genl_ops seg6x_genl_ops[] = {
+	{
+		.cmd = SEG6X_CMD_INFO_GET,
+		.doit = seg6x_nl_info,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_TUNSRC_SET,
+		.doit = seg6x_nl_tunsrc_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_TUNSRC_GET,
+		.doit = seg6x_nl_tunsrc_get,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_HMAC_SET,
+		.doit = seg6x_nl_hmac_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_HMAC_DEL,
+		.doit = seg6x_nl_hmac_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_HMAC_GET,
+		.dumpit = seg6x_nl_hmac_dump,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_IFACE_SET,
+		.doit = seg6x_nl_iface_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_IFACE_GET,
+		.doit = seg6x_nl_iface_get,
+		.dumpit = seg6x_nl_iface_dump,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_STATS_GET,
+		.doit = seg6x_nl_stats_get,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_STATS_RESET,
+		.doit = seg6x_nl_stats_reset,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+static struct genl_family seg6x_genl_family __ro_after_init = {
+	.name = SEG6X_GENL_NAME,
+	.version = SEG6X_GENL_VERSION,
+	.maxattr = SEG6X_A_MAX,
+	.policy = seg6x_genl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.ops = seg6x_genl_ops,
+	.n_ops = ARRAY_SIZE(seg6x_genl_ops),
+	.resv_start_op = 0,	/* strict validation for every command */
+};
+
+int seg6x_genl_register(void)
+{
+	return genl_register_family(&seg6x_genl_family);
+}
+
+void seg6x_genl_unregister(void)
+{
+	genl_unregister_family(&seg6x_genl_family);
+}

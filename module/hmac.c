@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hmac.c - HMAC keyring and computation.
+ *
+ * Each key owns a crypto_shash transform that is keyed once, when the key
+ * is set: the HMAC inner/outer pads are precomputed there, so packets
+ * never re-key (the original seg6 re-keyed per packet, which dominated its
+ * HMAC cost). A keyed shash transform is read-only once set and may be
+ * used by many CPUs at once; per-packet state lives in an on-stack
+ * descriptor. The secret itself is not kept: only the transform holds
+ * (derived) key material, and the crypto layer zeroes it when freed.
+ *
+ * Keys are published in an xarray and looked up under RCU. Replacing or
+ * deleting a key waits for a grace period before freeing the old
+ * transform, so packets in flight never see a torn or freed key.
+ */
+#include <crypto/hash.h>
+#include <linux/slab.h>
+
+#include "hmac.h"
+
+struct seg6x_hmac_key {
+	u32 keyid;
+	u8 algo;
+	struct crypto_shash *tfm;
+};
+
+static const char *const seg6x_hmac_algo_name[] = {
+	[SEG6X_HMAC_ALGO_SHA1] = "hmac(sha1)",
+	[SEG6X_HMAC_ALGO_SHA256] = "hmac(sha256)",
+};
+
+static void seg6x_hmac_key_free(struct seg6x_hmac_key *key)
+{
+	if (!key)
+		return;
+	crypto_free_shash(key->tfm);
+	kfree(key);
+}
+
+int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
+		   const u8 *secret, unsigned int len)
+{
+	struct seg6x_hmac_key *key, *old;
+	int err;
+
+	if (algo < SEG6X_HMAC_ALGO_SHA1 || algo > SEG6X_HMAC_ALGO_MAX)
+		return -EINVAL;
+
+	key = kzalloc(sizeof(*key), GFP_KERNEL);
+	if (!key)
+		return -ENOMEM;
+	key->keyid = keyid;
+	key->algo = algo;
+
+	key->tfm = crypto_alloc_shash(seg6x_hmac_algo_name[algo], 0, 0);
+	if (IS_ERR(key->tfm)) {
+		err = PTR_ERR(key->tfm);
+		key->tfm = NULL;
+		goto err_free;
+	}
+	if (crypto_shash_digestsize(key->tfm) > SEG6X_HMAC_FIELD_LEN) {
+		err = -EINVAL;
+		goto err_free;
+	}
+	err = crypto_shash_setkey(key->tfm, secret, len);
+	if (err)
+		goto err_free;
+
+	old = xa_store(&sn->hmac_keys, keyid, key, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		err = xa_err(old);
+		goto err_free;
+	}
+	if (old) {
+		synchronize_rcu();	/* readers of the old key are done */
+		seg6x_hmac_key_free(old);
+	}
+	return 0;
+
+err_free:
+	seg6x_hmac_key_free(key);
+	return err;
+}
+
+int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid)
+{
+	struct seg6x_hmac_key *old;
+
+	old = xa_erase(&sn->hmac_keys, keyid);
+	if (!old)
+		return -ENOENT;
+	synchronize_rcu();
+	seg6x_hmac_key_free(old);
+	return 0;
+}
+
+/* Namespace teardown: no packet can reach the keys any more. */
+void seg6x_hmac_net_exit(struct seg6x_net *sn)
+{
+	struct seg6x_hmac_key *key;
+	unsigned long idx;
+
+	xa_for_each(&sn->hmac_keys, idx, key)
+		seg6x_hmac_key_free(key);
+	xa_destroy(&sn->hmac_keys);
+}
+
+bool seg6x_hmac_next(struct seg6x_net *sn, unsigned long *pos, u32 *keyid,
+		     u8 *algo)
+{
+	struct seg6x_hmac_key *key;
+
+	key = xa_find(&sn->hmac_keys, pos, ULONG_MAX, XA_PRESENT);
+	if (!key)
+		return false;
+	*keyid = key->keyid;
+	*algo = key->algo;
+	return true;
+}
+
+bool seg6x_hmac_exists(struct seg6x_net *sn, u32 keyid)
+{
+	return xa_load(&sn->hmac_keys, keyid) != NULL;
+}
+
+/*
+ * HMAC text, as the in-tree seg6 builds it: source address, Last Entry,
+ * the flags byte, the key id (big endian) and the segment list in wire
+ * order. Fed to the hash piece by piece: no per-packet buffer.
+ */
+int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
+		       const struct in6_addr *saddr,
+		       const struct ipv6_sr_hdr *srh,
+		       u8 out[SEG6X_HMAC_FIELD_LEN])
+{
+	struct seg6x_hmac_key *key;
+	__be32 be_keyid = cpu_to_be32(keyid);
+	int err = -ENOKEY;
+
+	memset(out, 0, SEG6X_HMAC_FIELD_LEN);
+
+	rcu_read_lock();
+	key = xa_load(&sn->hmac_keys, keyid);
+	if (key) {
+		SHASH_DESC_ON_STACK(desc, key->tfm);
+
+		desc->tfm = key->tfm;
+		err = crypto_shash_init(desc) ?:
+		      crypto_shash_update(desc, (const u8 *)saddr, 16) ?:
+		      crypto_shash_update(desc, &srh->first_segment, 1) ?:
+		      crypto_shash_update(desc, &srh->flags, 1) ?:
+		      crypto_shash_update(desc, (const u8 *)&be_keyid, 4) ?:
+		      crypto_shash_update(desc, (const u8 *)srh->segments,
+					  (srh->first_segment + 1) *
+					  sizeof(struct in6_addr)) ?:
+		      crypto_shash_final(desc, out);
+		shash_desc_zero(desc);
+	}
+	rcu_read_unlock();
+	return err;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * params.h - module parameters (see main.c). Read-only after load.
+ */
+#ifndef _SEG6X_PARAMS_H
+#define _SEG6X_PARAMS_H
+
+extern int seg6x_param_enabled;
+extern int seg6x_param_require_hmac;
+extern int seg6x_param_allow_inline;
+extern int seg6x_param_lwt_type;
+
+#endif /* _SEG6X_PARAMS_H */

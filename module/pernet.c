@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pernet.c - per-network-namespace state: creation, teardown, tunnel source.
+ */
+#include <linux/slab.h>
+
+#include "pernet.h"
+#include "params.h"
+#include "input.h"
+#include "hmac.h"
+#include "policy.h"
+
+unsigned int seg6x_net_id __read_mostly;
+
+void seg6x_tunsrc_get(struct seg6x_net *sn, struct in6_addr *out)
+{
+	const struct seg6x_tunsrc *ts;
+
+	rcu_read_lock();
+	ts = rcu_dereference(sn->tunsrc);
+	*out = ts->addr;
+	rcu_read_unlock();
+}
+
+/* Caller holds the genl mutex (the only writer). */
+int seg6x_tunsrc_set(struct seg6x_net *sn, const struct in6_addr *addr)
+{
+	struct seg6x_tunsrc *new, *old;
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	new->addr = *addr;
+
+	old = rcu_replace_pointer(sn->tunsrc, new, true);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+static int __net_init seg6x_net_init(struct net *net)
+{
+	struct seg6x_net *sn = seg6x_pernet(net);
+	struct seg6x_tunsrc *ts;
+	int err;
+
+	ts = kzalloc(sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return -ENOMEM;
+	RCU_INIT_POINTER(sn->tunsrc, ts);
+
+	/* Every new namespace starts from the module parameters. */
+	sn->def_enabled = seg6x_param_enabled;
+	sn->def_require_hmac = seg6x_param_require_hmac;
+	xa_init(&sn->ifpolicy);
+	xa_init(&sn->hmac_keys);
+
+	err = seg6x_stats_init(&sn->stats);
+	if (err)
+		goto err_tunsrc;
+
+	err = seg6x_input_net_init(net);
+	if (err)
+		goto err_stats;
+
+	return 0;
+
+err_stats:
+	seg6x_stats_free(&sn->stats);
+err_tunsrc:
+	kfree(rcu_dereference_protected(sn->tunsrc, true));
+	return err;
+}
+
+/*
+ * Subsystem exit runs after the namespace's devices are gone (device ops
+ * exit first), so no packet can reach our hooks or LWT states any more.
+ */
+static void __net_exit seg6x_net_exit(struct net *net)
+{
+	struct seg6x_net *sn = seg6x_pernet(net);
+
+	seg6x_input_net_exit(net);	/* synchronises with running hooks */
+	seg6x_hmac_net_exit(sn);
+	seg6x_policy_net_exit(sn);
+	seg6x_stats_free(&sn->stats);
+	kfree(rcu_dereference_protected(sn->tunsrc, true));
+}
+
+static struct pernet_operations seg6x_net_ops = {
+	.init = seg6x_net_init,
+	.exit = seg6x_net_exit,
+	.id = &seg6x_net_id,
+	.size = sizeof(struct seg6x_net),
+};
+
+int seg6x_pernet_register(void)
+{
+	return register_pernet_subsys(&seg6x_net_ops);
+}
+
+void seg6x_pernet_unregister(void)
+{
+	unregister_pernet_subsys(&seg6x_net_ops);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pernet.h - seg6x's state in each network namespace.
+ */
+#ifndef _SEG6X_PERNET_H
+#define _SEG6X_PERNET_H
+
+#include <linux/in6.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/xarray.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "stats.h"
+
+struct seg6x_tunsrc {
+	struct in6_addr addr;
+	struct rcu_head rcu;
+};
+
+struct seg6x_net {
+	/* Tunnel source; :: means "pick one on the outgoing interface".
+	 * Readers: RCU (LWT fast path). Writers: the genl mutex.
+	 */
+	struct seg6x_tunsrc __rcu *tunsrc;
+
+	/* Policy for interfaces without their own setting. Plain ints
+	 * read with READ_ONCE() on the fast path.
+	 */
+	int def_enabled;
+	int def_require_hmac;
+
+	/* ifindex -> packed explicit per-interface policy (policy.c). */
+	struct xarray ifpolicy;
+
+	/* key id -> struct seg6x_hmac_key * (hmac.c). RCU readers. */
+	struct xarray hmac_keys;
+
+	struct seg6x_stats stats;
+};
+
+extern unsigned int seg6x_net_id;
+
+static inline struct seg6x_net *seg6x_pernet(const struct net *net)
+{
+	return net_generic(net, seg6x_net_id);
+}
+
+int seg6x_pernet_register(void);
+void seg6x_pernet_unregister(void);
+
+/* Tunnel source: copy out under RCU. */
+void seg6x_tunsrc_get(struct seg6x_net *sn, struct in6_addr *out);
+int seg6x_tunsrc_set(struct seg6x_net *sn, const struct in6_addr *addr);
+
+#endif /* _SEG6X_PERNET_H */

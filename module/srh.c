@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * srh.c - Segment Routing Header parsing, validation and construction.
+ */
+#include <linux/ipv6.h>
+#include <net/ipv6.h>
+
+#include "srh.h"
+
+/* Extension headers we walk past to reach the SRH (RFC 8200 order). */
+#define SEG6X_MAX_EXTHDRS	8
+
+int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
+		   unsigned int *nh_off)
+{
+	unsigned int off = sizeof(struct ipv6hdr);
+	unsigned int nhoff = offsetof(struct ipv6hdr, nexthdr);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	int i;
+
+	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
+		u8 buf[4];
+		const u8 *h;
+
+		if (nexthdr != NEXTHDR_HOP && nexthdr != NEXTHDR_DEST &&
+		    nexthdr != NEXTHDR_ROUTING)
+			return -ENOENT;
+		/* Hop-by-Hop is only valid right after the IPv6 header. */
+		if (nexthdr == NEXTHDR_HOP && i > 0)
+			return -ENOENT;
+
+		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
+				       sizeof(buf), buf);
+		if (!h)
+			return -ENOENT;
+		if (nexthdr == NEXTHDR_ROUTING) {
+			if (h[2] != SEG6X_SRH_TYPE)
+				return -ENOENT;
+			*srh_off = off;
+			*nh_off = nhoff;
+			return 0;
+		}
+		nhoff = off;		/* Next Header is the first byte */
+		nexthdr = h[0];
+		off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
+	}
+	return -ENOENT;
+}
+
+/* TLVs after the segment list must tile the rest of the header exactly. */
+static bool seg6x_srh_tlvs_ok(const struct ipv6_sr_hdr *srh)
+{
+	const u8 *p = (const u8 *)&srh->segments[srh->first_segment + 1];
+	const u8 *end = (const u8 *)srh + seg6x_srh_len(srh);
+
+	while (p < end) {
+		if (*p == SR6_TLV_PAD1) {
+			p++;
+			continue;
+		}
+		if (end - p < 2 || end - p < 2 + p[1])
+			return false;
+		p += 2 + p[1];
+	}
+	return true;
+}
+
+enum seg6x_srh_verdict seg6x_srh_validate(const struct ipv6_sr_hdr *srh)
+{
+	/* Hdr Ext Len counts 8-octet units; each segment takes two. */
+	if (srh->hdrlen < 2 * (srh->first_segment + 1)) {
+		/* The list does not even fit: if SL points outside the
+		 * header that is what RFC 8754 reports, else the length.
+		 */
+		if (srh->segments_left >= srh->hdrlen / 2)
+			return SEG6X_SRH_BAD_SL;
+		return SEG6X_SRH_BAD_LEN;
+	}
+	if (srh->segments_left > srh->first_segment)
+		return SEG6X_SRH_BAD_SL;
+	if (!seg6x_srh_tlvs_ok(srh))
+		return SEG6X_SRH_BAD_LEN;
+	return SEG6X_SRH_OK;
+}
+
+struct sr6_tlv_hmac *seg6x_srh_hmac_tlv(struct ipv6_sr_hdr *srh)
+{
+	struct sr6_tlv_hmac *tlv;
+
+	if (!(srh->flags & SR6_FLAG1_HMAC))
+		return NULL;
+	if (srh->hdrlen < (srh->first_segment + 1) * 2 + 5)
+		return NULL;
+	tlv = (struct sr6_tlv_hmac *)((u8 *)srh + seg6x_srh_len(srh) -
+				      SEG6X_HMAC_TLV_LEN);
+	if (tlv->tlvhdr.type != SR6_TLV_HMAC ||
+	    tlv->tlvhdr.len != SEG6X_HMAC_TLV_LEN - 2)
+		return NULL;
+	return tlv;
+}
+
+unsigned int seg6x_srh_build_size(unsigned int nsegs, bool inline_mode,
+				  bool hmac)
+{
+	unsigned int n = nsegs + (inline_mode ? 1 : 0);
+
+	return sizeof(struct ipv6_sr_hdr) + n * sizeof(struct in6_addr) +
+	       (hmac ? SEG6X_HMAC_TLV_LEN : 0);
+}
+
+void seg6x_srh_build(struct ipv6_sr_hdr *srh, const struct in6_addr *segs,
+		     unsigned int nsegs, bool inline_mode, bool hmac,
+		     u32 keyid)
+{
+	unsigned int len = seg6x_srh_build_size(nsegs, inline_mode, hmac);
+	unsigned int n = nsegs + (inline_mode ? 1 : 0);
+	unsigned int i;
+
+	memset(srh, 0, len);
+	srh->hdrlen = (len >> 3) - 1;
+	srh->type = SEG6X_SRH_TYPE;
+	srh->first_segment = n - 1;
+	srh->segments_left = n - 1;
+	/* The list is stored last segment first (RFC 8754). */
+	for (i = 0; i < nsegs; i++)
+		srh->segments[n - 1 - i] = segs[i];
+
+	if (hmac) {
+		struct sr6_tlv_hmac *tlv;
+
+		srh->flags |= SR6_FLAG1_HMAC;
+		tlv = (struct sr6_tlv_hmac *)((u8 *)srh + len -
+					      SEG6X_HMAC_TLV_LEN);
+		tlv->tlvhdr.type = SR6_TLV_HMAC;
+		tlv->tlvhdr.len = SEG6X_HMAC_TLV_LEN - 2;
+		tlv->hmackeyid = cpu_to_be32(keyid);
+	}
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * srh.h - Segment Routing Header helpers: find, validate, build.
+ * Pure packet-format code: nothing here knows about netfilter or netlink.
+ */
+#ifndef _SEG6X_SRH_H
+#define _SEG6X_SRH_H
+
+#include <linux/in6.h>
+#include <linux/seg6.h>
+#include <linux/seg6_hmac.h>
+#include <linux/skbuff.h>
+
+#define SEG6X_SRH_TYPE		4	/* IPV6_SRCRT_TYPE_4 */
+#define SEG6X_HMAC_TLV_LEN	sizeof(struct sr6_tlv_hmac)	/* 40 */
+#define SR6_TLV_PAD1		0	/* RFC 8754: a single byte, no length */
+/* The seeds' Cleanup flag (draft SRH; RFC 8754 later dropped it). */
+#define SEG6X_SRH_FLAG_CLEANUP	0x80
+
+static inline unsigned int seg6x_srh_len(const struct ipv6_sr_hdr *srh)
+{
+	return (srh->hdrlen + 1) << 3;
+}
+
+/*
+ * Locate a type-4 routing header behind the IPv6 header and any
+ * Hop-by-Hop / Destination Options headers. On success returns 0 with
+ * *srh_off = offset of the SRH from the network header and *nh_off = offset
+ * of the Next Header byte that names it. -ENOENT if there is none.
+ */
+int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
+		   unsigned int *nh_off);
+
+/* Result of seg6x_srh_validate(). */
+enum seg6x_srh_verdict {
+	SEG6X_SRH_OK,
+	SEG6X_SRH_BAD_SL,	/* Segments Left beyond the list */
+	SEG6X_SRH_BAD_LEN,	/* Hdr Ext Len inconsistent with LE / TLVs */
+};
+
+/* @srh must be entirely readable (seg6x_srh_len() bytes). */
+enum seg6x_srh_verdict seg6x_srh_validate(const struct ipv6_sr_hdr *srh);
+
+/* The HMAC TLV, located exactly as the in-tree seg6 does; or NULL. */
+struct sr6_tlv_hmac *seg6x_srh_hmac_tlv(struct ipv6_sr_hdr *srh);
+
+/*
+ * Build an SRH for @nsegs route segments @segs (path order). @inline_mode
+ * reserves Segment List[0] for the packet's original destination. With
+ * @hmac a zeroed HMAC TLV for @keyid is appended and the H flag set.
+ * seg6x_srh_build_size() tells how many bytes seg6x_srh_build() writes.
+ */
+unsigned int seg6x_srh_build_size(unsigned int nsegs, bool inline_mode,
+				  bool hmac);
+void seg6x_srh_build(struct ipv6_sr_hdr *srh, const struct in6_addr *segs,
+		     unsigned int nsegs, bool inline_mode, bool hmac,
+		     u32 keyid);
+
+#endif /* _SEG6X_SRH_H */

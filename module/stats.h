@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - per-namespace, per-CPU packet counters.
+ *
+ * Counters are only ever incremented on the CPU that owns them, so the
+ * fast path takes no lock and touches no shared cache line. "reset" does
+ * not write other CPUs' counters (that would race with increments): it
+ * records a baseline that later reads subtract.
+ */
+#ifndef _SEG6X_STATS_H
+#define _SEG6X_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/seg6x.h>
+
+struct seg6x_pcpu_stats {
+	u64_stats_t cnt[SEG6X_STAT_MAX + 1];
+	struct u64_stats_sync syncp;
+};
+
+struct seg6x_stats {
+	struct seg6x_pcpu_stats __percpu *pcpu;
+	u64 base[SEG6X_STAT_MAX + 1];	/* snapshot at the last reset */
+};
+
+int seg6x_stats_init(struct seg6x_stats *st);
+void seg6x_stats_free(struct seg6x_stats *st);
+void seg6x_stats_read(struct seg6x_stats *st, u64 *out);
+void seg6x_stats_reset(struct seg6x_stats *st);
+
+/* Safe from any context: preemption is disabled around the update. */
+static inline void seg6x_stats_inc(struct seg6x_stats *st, enum seg6x_stat i)
+{
+	struct seg6x_pcpu_stats *p = get_cpu_ptr(st->pcpu);
+	unsigned long flags;
+
+	flags = u64_stats_update_begin_irqsave(&p->syncp);
+	u64_stats_inc(&p->cnt[i]);
+	u64_stats_update_end_irqrestore(&p->syncp, flags);
+	put_cpu_ptr(st->pcpu);
+}
+
+#endif /* _SEG6X_STATS_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * seg6x - IPv6 Segment Routing as an out-of-tree module.
+ *
+ * The single source of definitions shared by the kernel module and
+ * userspace (seg6ctl): the "SEG6X" generic netlink family, and the nested
+ * attributes of seg6x's lightweight-tunnel encapsulation (RTA_ENCAP with
+ * RTA_ENCAP_TYPE = the slot reported by SEG6X_CMD_INFO_GET).
+ */
+#ifndef _UAPI_LINUX_SEG6X_H
+#define _UAPI_LINUX_SEG6X_H
+
+#include <linux/types.h>
+
+#define SEG6X_GENL_NAME		"SEG6X"
+#define SEG6X_GENL_VERSION	1
+
+/* Limits shared by the kernel's validation and seg6ctl's parser. */
+#define SEG6X_MAX_SEGS		64	/* segments per route */
+#define SEG6X_MAX_SEGS_HMAC	14	/* HMAC text must stay < 256 bytes */
+#define SEG6X_HMAC_SECRET_MAX	64
+#define SEG6X_HMAC_FIELD_LEN	32
+
+/*
+ * Generic netlink commands. Every command is admin-only (CAP_NET_ADMIN in
+ * the user namespace owning the network namespace) and acts on the
+ * caller's network namespace.
+ */
+enum seg6x_cmd {
+	SEG6X_CMD_UNSPEC,
+	SEG6X_CMD_INFO_GET,	/* -> VERSION, LWT_TYPE, ALLOW_INLINE, ... */
+	SEG6X_CMD_TUNSRC_SET,	/* TUNSRC (:: = source address selection) */
+	SEG6X_CMD_TUNSRC_GET,	/* -> TUNSRC */
+	SEG6X_CMD_HMAC_SET,	/* HMAC_KEYID, HMAC_ALGO, HMAC_SECRET */
+	SEG6X_CMD_HMAC_DEL,	/* HMAC_KEYID */
+	SEG6X_CMD_HMAC_GET,	/* dump -> HMAC_KEYID, HMAC_ALGO (never the secret) */
+	SEG6X_CMD_IFACE_SET,	/* IFINDEX (0 = default), SEG6_ENABLED?, REQUIRE_HMAC? */
+	SEG6X_CMD_IFACE_GET,	/* dump; first message is the default (IFINDEX 0) */
+	SEG6X_CMD_STATS_GET,	/* -> STATS (nested, enum seg6x_stat) */
+	SEG6X_CMD_STATS_RESET,
+	__SEG6X_CMD_MAX,
+};
+#define SEG6X_CMD_MAX (__SEG6X_CMD_MAX - 1)
+
+enum seg6x_attr {
+	SEG6X_A_UNSPEC,
+	SEG6X_A_PAD,
+	SEG6X_A_VERSION,	/* string */
+	SEG6X_A_LWT_TYPE,	/* u16: LWT encap slot claimed by seg6x */
+	SEG6X_A_ALLOW_INLINE,	/* u8 0/1 */
+	SEG6X_A_TUNSRC,		/* binary: struct in6_addr */
+	SEG6X_A_HMAC_KEYID,	/* u32, 1..U32_MAX */
+	SEG6X_A_HMAC_ALGO,	/* u8, enum seg6x_hmac_algo */
+	SEG6X_A_HMAC_SECRET,	/* binary, 1..SEG6X_HMAC_SECRET_MAX bytes */
+	SEG6X_A_IFINDEX,	/* u32, 0 = the namespace's default */
+	SEG6X_A_IFNAME,		/* string (replies only) */
+	SEG6X_A_SEG6_ENABLED,	/* u8 0/1 (effective value in replies) */
+	SEG6X_A_REQUIRE_HMAC,	/* s8 -1/0/1 (effective value in replies) */
+	SEG6X_A_STATS,		/* nested enum seg6x_stat, each u64 */
+	SEG6X_A_MAX_SEGS,	/* u32 (info) */
+	SEG6X_A_DEF_SEG6_ENABLED,	/* u8: module parameter seg6_enabled (info) */
+	SEG6X_A_DEF_REQUIRE_HMAC,	/* s8: module parameter seg6_require_hmac (info) */
+	SEG6X_A_IFACE_EXPLICIT,	/* u8 0/1: interface has its own setting (replies) */
+	__SEG6X_A_MAX,
+};
+#define SEG6X_A_MAX (__SEG6X_A_MAX - 1)
+
+enum seg6x_hmac_algo {
+	SEG6X_HMAC_ALGO_UNSPEC,
+	SEG6X_HMAC_ALGO_SHA1 = 1,	/* same values as the in-tree seg6 */
+	SEG6X_HMAC_ALGO_SHA256 = 2,
+	__SEG6X_HMAC_ALGO_MAX,
+};
+#define SEG6X_HMAC_ALGO_MAX (__SEG6X_HMAC_ALGO_MAX - 1)
+
+/* Counters in SEG6X_A_STATS (each a u64 attribute, type = index). */
+enum seg6x_stat {
+	SEG6X_STAT_UNSPEC,
+	SEG6X_STAT_PAD,
+	SEG6X_STAT_ENCAP,
+	SEG6X_STAT_INLINE,
+	SEG6X_STAT_END,
+	SEG6X_STAT_DECAP,
+	SEG6X_STAT_HMAC_SIGNED,
+	SEG6X_STAT_HMAC_VERIFIED,
+	SEG6X_STAT_LOCAL,		/* delivered locally (SL = 0, upper layer) */
+	SEG6X_STAT_DROP_DISABLED,
+	SEG6X_STAT_DROP_HMAC_MISSING,
+	SEG6X_STAT_DROP_HMAC_INVALID,
+	SEG6X_STAT_DROP_HMAC_NOKEY,
+	SEG6X_STAT_DROP_BAD_SRH,
+	SEG6X_STAT_DROP_NO_ROUTE,
+	SEG6X_STAT_DROP_HOP_LIMIT,
+	SEG6X_STAT_DROP_NOMEM,
+	__SEG6X_STAT_MAX,
+};
+#define SEG6X_STAT_MAX (__SEG6X_STAT_MAX - 1)
+
+/* Nested attributes inside RTA_ENCAP for routes with seg6x's encap type. */
+enum seg6x_iptun_attr {
+	SEG6X_IPTUN_UNSPEC,
+	SEG6X_IPTUN_MODE,	/* u8, enum seg6x_iptun_mode */
+	SEG6X_IPTUN_SEGS,	/* binary: struct in6_addr[n], path order */
+	SEG6X_IPTUN_HMAC_KEYID,	/* u32, optional */
+	__SEG6X_IPTUN_MAX,
+};
+#define SEG6X_IPTUN_MAX (__SEG6X_IPTUN_MAX - 1)
+
+enum seg6x_iptun_mode {
+	SEG6X_IPTUN_MODE_ENCAP = 1,
+	SEG6X_IPTUN_MODE_INLINE = 2,
+};
+
+#endif /* _UAPI_LINUX_SEG6X_H */
