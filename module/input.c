@@ -57,12 +57,6 @@ static void seg6x_csum_add(struct sk_buff *skb, const void *p, int len)
 					   (const u8 *)p - skb->data);
 }
 
-static struct ipv6_sr_hdr *seg6x_srh_at(struct sk_buff *skb,
-					unsigned int srh_off)
-{
-	return (struct ipv6_sr_hdr *)(skb_network_header(skb) + srh_off);
-}
-
 /*
  * Route the packet if no one has yet (the stack honours a valid dst set
  * in PRE_ROUTING, so the lookup is not repeated) and tell whether its

@@ -7,6 +7,7 @@
 #include "pernet.h"
 #include "params.h"
 #include "input.h"
+#include "output.h"
 #include "hmac.h"
 #include "policy.h"
 
@@ -61,9 +62,14 @@ static int __net_init seg6x_net_init(struct net *net)
 	err = seg6x_input_net_init(net);
 	if (err)
 		goto err_stats;
+	err = seg6x_output_net_init(net);
+	if (err)
+		goto err_input;
 
 	return 0;
 
+err_input:
+	seg6x_input_net_exit(net);
 err_stats:
 	seg6x_stats_free(&sn->stats);
 err_tunsrc:
@@ -79,6 +85,7 @@ static void __net_exit seg6x_net_exit(struct net *net)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 
+	seg6x_output_net_exit(net);
 	seg6x_input_net_exit(net);	/* synchronises with running hooks */
 	seg6x_hmac_net_exit(sn);
 	seg6x_policy_net_exit(sn);

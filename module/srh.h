@@ -22,6 +22,13 @@ static inline unsigned int seg6x_srh_len(const struct ipv6_sr_hdr *srh)
 	return (srh->hdrlen + 1) << 3;
 }
 
+/* The SRH at @srh_off from the network header (linear data). */
+static inline struct ipv6_sr_hdr *seg6x_srh_at(struct sk_buff *skb,
+					       unsigned int srh_off)
+{
+	return (struct ipv6_sr_hdr *)(skb_network_header(skb) + srh_off);
+}
+
 /*
  * Locate a type-4 routing header behind the IPv6 header and any
  * Hop-by-Hop / Destination Options headers. On success returns 0 with

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the seg6ctl objects that talk generic netlink (hmac,
+ * iface, tunsrc, stats, info): from the command line to the SEG6X
+ * messages, and from canned replies to the JSON the contract fixes. The
+ * socket is replaced by fakes that keep what would have been sent.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netlink/genl/genl.h>
+
+#include "nl.h"
+#include "seg6ctl.h"
+
+#define FAMILY		0x42	/* any id: nothing reaches a kernel */
+#define MAX_MSGS	8
+
+struct options opts;
+
+static struct nl_msg *sent[MAX_MSGS];
+static int nsent;
+static struct nl_msg *replies[MAX_MSGS];
+static int nreplies;
+
+/* Fakes of nl.c */
+
+struct nl_msg *genl_msg(uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	assert_non_null(msg);
+	assert_non_null(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0,
+				    flags, cmd, SEG6X_GENL_VERSION));
+	return msg;
+}
+
+int genl_talk(struct nl_msg *msg, genl_reply_fn cb, void *arg)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	int i;
+
+	for (i = 0; cb && i < nreplies; i++) {
+		assert_int_equal(genlmsg_parse(nlmsg_hdr(replies[i]), 0, tb,
+					       SEG6X_A_MAX, NULL), 0);
+		assert_int_equal(cb(tb, arg), 0);
+	}
+	assert_true(nsent < MAX_MSGS);
+	sent[nsent++] = msg;
+	return EXIT_OK;
+}
+
+int msg_abort(struct nl_msg *msg)
+{
+	nlmsg_free(msg);
+	return EXIT_FAIL;
+}
+
+/* Helpers */
+
+static int teardown(void **state)
+{
+	(void)state;
+	while (nsent)
+		nlmsg_free(sent[--nsent]);
+	while (nreplies)
+		nlmsg_free(replies[--nreplies]);
+	memset(&opts, 0, sizeof(opts));
+	return 0;
+}
+
+/* Runs "seg6ctl LINE" (words split at blanks) with stderr silenced. */
+static int run(int (*object)(int, char **), const char *line)
+{
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+	char buf[512], *argv[16], *word;
+	int argc = 0, status;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (word = strtok(buf, " "); word; word = strtok(NULL, " "))
+		argv[argc++] = word;
+
+	assert_true(saved >= 0 && null >= 0);
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);
+	close(null);
+	status = object(argc, argv);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	return status;
+}
+
+/* Same, returning what went to stdout (to free) and the status. */
+static char *run_output(int (*object)(int, char **), const char *line,
+			int *status)
+{
+	int saved = dup(STDOUT_FILENO);
+	FILE *tmp = tmpfile();
+	char *out = calloc(1, 4096);
+
+	assert_true(saved >= 0 && tmp && out);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	*status = run(object, line);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	assert_true(fread(out, 1, 4095, tmp) < 4095);
+	fclose(tmp);
+	return out;
+}
+
+static struct nlattr **parse_sent(int i, uint8_t cmd, struct nlattr **tb)
+{
+	struct nlmsghdr *nlh;
+
+	assert_true(i < nsent);
+	nlh = nlmsg_hdr(sent[i]);
+	assert_int_equal(genlmsg_hdr(nlh)->cmd, cmd);
+	assert_int_equal(genlmsg_hdr(nlh)->version, SEG6X_GENL_VERSION);
+	assert_int_equal(genlmsg_parse(nlh, 0, tb, SEG6X_A_MAX, NULL), 0);
+	return tb;
+}
+
+static struct nl_msg *reply(void)
+{
+	assert_true(nreplies < MAX_MSGS);
+	return replies[nreplies++] = genl_msg(0, 0);
+}
+
+static char *secret_file(const char *content, size_t len)
+{
+	static char path[] = "/tmp/seg6ctl-test-XXXXXX";
+	int fd;
+
+	strcpy(path, "/tmp/seg6ctl-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static int hmac_set_with(const char *content, size_t len)
+{
+	char *path = secret_file(content, len);
+	char line[128];
+	int status;
+
+	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", path);
+	status = run(do_hmac, line);
+	unlink(path);
+	return status;
+}
+
+/* Tests */
+
+static void test_hmac_set(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	char secret[SEG6X_HMAC_SECRET_MAX + 1];
+
+	(void)state;
+	memset(secret, 'k', SEG6X_HMAC_SECRET_MAX);
+	secret[SEG6X_HMAC_SECRET_MAX] = '\n';
+	assert_int_equal(hmac_set_with(secret, sizeof(secret)), EXIT_OK);
+
+	parse_sent(0, SEG6X_CMD_HMAC_SET, tb);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_HMAC_KEYID]), 7);
+	assert_int_equal(nla_get_u8(tb[SEG6X_A_HMAC_ALGO]), SEG6X_HMAC_ALGO_SHA256);
+	/* The newline is not part of the secret. */
+	assert_int_equal(nla_len(tb[SEG6X_A_HMAC_SECRET]), SEG6X_HMAC_SECRET_MAX);
+	assert_memory_equal(nla_data(tb[SEG6X_A_HMAC_SECRET]), secret,
+			    SEG6X_HMAC_SECRET_MAX);
+}
+
+static void test_hmac_bad_secrets(void **state)
+{
+	char big[SEG6X_HMAC_SECRET_MAX + 1];
+
+	(void)state;
+	memset(big, 'k', sizeof(big));
+	assert_int_equal(hmac_set_with(big, sizeof(big)), EXIT_USAGE);
+	assert_int_equal(hmac_set_with("", 0), EXIT_USAGE);
+	assert_int_equal(hmac_set_with("\n", 1), EXIT_USAGE);
+	assert_int_equal(run(do_hmac, "set 7 sha256 secret-file /nonexistent/key"),
+			 EXIT_FAIL);
+
+	/* The batch owns stdin, so the secret cannot come from there. */
+	opts.stdin_busy = true;
+	assert_int_equal(run(do_hmac, "set 7 sha256"), EXIT_USAGE);
+	assert_int_equal(nsent, 0);
+}
+
+static void test_hmac_usage(void **state)
+{
+	static const char *const bad[] = {
+		"set", "set 7", "set 0 sha256", "set -1 sha256", "set 4294967296 sha1",
+		"set 7 md5", "set 7 SHA256", "set 7 sha256 secret-file",
+		"set 7 sha256 secret /tmp/x", "set 7 sha256 secret-file a secret-file b",
+		"del", "del 0", "del 7 8", "del x", "show all", "rotate",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (run(do_hmac, bad[i]) != EXIT_USAGE)
+			fail_msg("\"hmac %s\" was not a usage error", bad[i]);
+	assert_int_equal(nsent, 0);
+}
+
+static void test_hmac_del_show(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	assert_int_equal(run(do_hmac, "del 4294967295"), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_HMAC_DEL, tb);
+	assert_true(nla_get_u32(tb[SEG6X_A_HMAC_KEYID]) == UINT32_MAX);
+
+	r = reply();
+	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 7);
+	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA256);
+	r = reply();
+	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 8);
+	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA1);
+	opts.json = true;
+	out = run_output(do_hmac, "show", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out, "[{\"keyid\": 7, \"algo\": \"sha256\"}, "
+				 "{\"keyid\": 8, \"algo\": \"sha1\"}]\n");
+	free(out);
+	assert_true(nlmsg_hdr(sent[1])->nlmsg_flags & NLM_F_DUMP);
+}
+
+static void test_iface_set(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+
+	(void)state;
+	assert_int_equal(run(do_iface, "set default require_hmac -1"), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_IFACE_SET, tb);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), 0);
+	assert_int_equal(nla_len(tb[SEG6X_A_REQUIRE_HMAC]), 1);
+	assert_int_equal(nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]), -1);
+	assert_null(tb[SEG6X_A_SEG6_ENABLED]);
+
+	assert_int_equal(run(do_iface, "set lo seg6_enabled 1 require_hmac 0"), EXIT_OK);
+	parse_sent(1, SEG6X_CMD_IFACE_SET, tb);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), if_nametoindex("lo"));
+	assert_int_equal(nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]), 1);
+	assert_int_equal(nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]), 0);
+}
+
+static void test_iface_usage(void **state)
+{
+	static const char *const bad[] = {
+		"set", "set lo", "set lo seg6_enabled", "set lo seg6_enabled 2",
+		"set lo seg6_enabled -1", "set lo seg6_enabled yes",
+		"set lo require_hmac 2", "set lo require_hmac -2",
+		"set lo require_hmac 1x", "set lo seg6_enabled 1 seg6_enabled 0",
+		"set lo mtu 1500", "show lo eth0", "up",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (run(do_iface, bad[i]) != EXIT_USAGE)
+			fail_msg("\"iface %s\" was not a usage error", bad[i]);
+	/* A device that does not exist is the system's refusal. */
+	assert_int_equal(run(do_iface, "set nosuchdev0 seg6_enabled 1"), EXIT_FAIL);
+	assert_int_equal(run(do_iface, "show nosuchdev0"), EXIT_FAIL);
+	assert_int_equal(nsent, 0);
+}
+
+static void test_iface_show(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	r = reply();
+	nla_put_u32(r, SEG6X_A_IFINDEX, 0);
+	nla_put_string(r, SEG6X_A_IFNAME, "default");
+	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, 0);
+	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, -1);
+	r = reply();
+	nla_put_u32(r, SEG6X_A_IFINDEX, if_nametoindex("lo"));
+	nla_put_string(r, SEG6X_A_IFNAME, "lo");
+	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, 1);
+	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, 1);
+	nla_put_u8(r, SEG6X_A_IFACE_EXPLICIT, 1);
+
+	opts.json = true;
+	out = run_output(do_iface, "show", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out,
+		"[{\"ifname\": \"default\", \"seg6_enabled\": 0, \"require_hmac\": -1}, "
+		"{\"ifname\": \"lo\", \"seg6_enabled\": 1, \"require_hmac\": 1}]\n");
+	free(out);
+	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
+
+	opts.json = false;
+	out = run_output(do_iface, "show", &status);
+	assert_string_equal(out, "default seg6_enabled 0 require_hmac -1\n"
+				 "lo seg6_enabled 1 require_hmac 1 explicit\n");
+	free(out);
+
+	/* One interface: a plain request naming it. */
+	out = run_output(do_iface, "show lo", &status);
+	free(out);
+	parse_sent(2, SEG6X_CMD_IFACE_GET, tb);
+	assert_false(nlmsg_hdr(sent[2])->nlmsg_flags & NLM_F_DUMP);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), if_nametoindex("lo"));
+}
+
+static void test_tunsrc(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct in6_addr addr;
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	assert_int_equal(run(do_tunsrc, "set fc00::1"), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_TUNSRC_SET, tb);
+	inet_pton(AF_INET6, "fc00::1", &addr);
+	assert_int_equal(nla_len(tb[SEG6X_A_TUNSRC]), sizeof(addr));
+	assert_memory_equal(nla_data(tb[SEG6X_A_TUNSRC]), &addr, sizeof(addr));
+
+	assert_int_equal(run(do_tunsrc, "set ::"), EXIT_OK);
+	assert_int_equal(run(do_tunsrc, "set 10.0.0.1"), EXIT_USAGE);
+	assert_int_equal(run(do_tunsrc, "set fc00::/64"), EXIT_USAGE);
+	assert_int_equal(run(do_tunsrc, "set fc00::1 fc00::2"), EXIT_USAGE);
+	assert_int_equal(run(do_tunsrc, "set"), EXIT_USAGE);
+	assert_int_equal(run(do_tunsrc, "get"), EXIT_USAGE);
+
+	/* RFC 5952: zeros compressed, lower case. */
+	r = reply();
+	inet_pton(AF_INET6, "FC00:0:0:0:0:0:0:0001", &addr);
+	nla_put(r, SEG6X_A_TUNSRC, sizeof(addr), &addr);
+	opts.json = true;
+	out = run_output(do_tunsrc, "show", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out, "{\"tunsrc\": \"fc00::1\"}\n");
+	free(out);
+	opts.json = false;
+	out = run_output(do_tunsrc, "", &status);
+	assert_string_equal(out, "tunsrc fc00::1\n");
+	free(out);
+}
+
+static void test_stats(void **state)
+{
+	struct nlattr *nest;
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	r = reply();
+	nest = nla_nest_start(r, SEG6X_A_STATS);
+	nla_put_u64(r, SEG6X_STAT_ENCAP, 5);
+	nla_put_u64(r, SEG6X_STAT_LOCAL, 1);
+	nla_put_u64(r, SEG6X_STAT_DROP_NOMEM, 3);
+	/* A counter from a newer module is skipped. */
+	nla_put_u64(r, SEG6X_STAT_MAX + 1, 99);
+	nla_nest_end(r, nest);
+
+	opts.json = true;
+	out = run_output(do_stats, "", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out,
+		"{\"encap\": 5, \"inline\": 0, \"end\": 0, \"decap\": 0, "
+		"\"hmac_signed\": 0, \"hmac_verified\": 0, \"local\": 1, "
+		"\"drop\": {\"disabled\": 0, \"hmac_missing\": 0, "
+		"\"hmac_invalid\": 0, \"hmac_nokey\": 0, \"bad_srh\": 0, "
+		"\"no_route\": 0, \"hop_limit\": 0, \"nomem\": 3}}\n");
+	free(out);
+
+	assert_int_equal(run(do_stats, "reset"), EXIT_OK);
+	assert_int_equal(genlmsg_hdr(nlmsg_hdr(sent[1]))->cmd, SEG6X_CMD_STATS_RESET);
+	assert_int_equal(run(do_stats, "reset now"), EXIT_USAGE);
+	assert_int_equal(run(do_stats, "clear"), EXIT_USAGE);
+}
+
+static void test_info(void **state)
+{
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	r = reply();
+	nla_put_string(r, SEG6X_A_VERSION, "0.1.0");
+	nla_put_u16(r, SEG6X_A_LWT_TYPE, 9);
+	nla_put_u8(r, SEG6X_A_ALLOW_INLINE, 1);
+	nla_put_u32(r, SEG6X_A_MAX_SEGS, SEG6X_MAX_SEGS);
+	nla_put_u8(r, SEG6X_A_DEF_SEG6_ENABLED, 1);
+	nla_put_s8(r, SEG6X_A_DEF_REQUIRE_HMAC, -1);
+
+	opts.json = true;
+	out = run_output(do_info, "", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out,
+		"{\"version\": \"0.1.0\", \"lwt_type\": 9, \"allow_inline\": true, "
+		"\"max_segs\": 64, \"seg6_enabled_default\": 1, "
+		"\"require_hmac_default\": -1}\n");
+	free(out);
+
+	opts.json = false;
+	out = run_output(do_info, "", &status);
+	assert_string_equal(out, "version 0.1.0\nlwt_type 9\nallow_inline 1\n"
+				 "max_segs 64\nseg6_enabled_default 1\n"
+				 "require_hmac_default -1\n");
+	free(out);
+	assert_int_equal(run(do_info, "extra"), EXIT_USAGE);
+}
+
+static void test_help(void **state)
+{
+	int (*const objects[])(int, char **) = {
+		do_hmac, do_tunsrc, do_iface, do_stats, do_info,
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(objects) / sizeof(objects[0]); i++) {
+		int status;
+		char *out = run_output(objects[i], "help", &status);
+
+		assert_int_equal(status, EXIT_OK);
+		assert_true(!strncmp(out, "Usage: seg6ctl ", 15));
+		free(out);
+	}
+	assert_int_equal(nsent, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_hmac_set, teardown),
+		cmocka_unit_test_teardown(test_hmac_bad_secrets, teardown),
+		cmocka_unit_test_teardown(test_hmac_usage, teardown),
+		cmocka_unit_test_teardown(test_hmac_del_show, teardown),
+		cmocka_unit_test_teardown(test_iface_set, teardown),
+		cmocka_unit_test_teardown(test_iface_usage, teardown),
+		cmocka_unit_test_teardown(test_iface_show, teardown),
+		cmocka_unit_test_teardown(test_tunsrc, teardown),
+		cmocka_unit_test_teardown(test_stats, teardown),
+		cmocka_unit_test_teardown(test_info, teardown),
+		cmocka_unit_test_teardown(test_help, teardown),
+	};
+
+	return cmocka_run_group_tests_name("genl objects", tests, NULL, NULL);
+}

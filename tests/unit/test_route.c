@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of "seg6ctl route": from the command line to the rtnetlink
+ * messages, with the sockets replaced by fakes that keep what would have
+ * been sent and answer dumps with canned routes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "info.h"
+#include "nl.h"
+#include "seg6ctl.h"
+
+#define LWT_TYPE	42	/* what the fake module claims */
+#define MAX_SENT	8
+
+struct options opts;
+
+static struct nl_msg *sent[MAX_SENT];
+static int nsent;
+static struct nl_msg *dump_reply[MAX_SENT];	/* per dump, one route each */
+static int ndump_reply;
+
+/* Fakes of nl.c and info.c */
+
+struct nl_msg *rt_msg(int type, int flags, const struct rtmsg *rtm)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(type, flags);
+
+	assert_non_null(msg);
+	assert_int_equal(nlmsg_append(msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO), 0);
+	return msg;
+}
+
+int rt_talk(struct nl_msg *msg, rt_reply_fn cb, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int i;
+
+	if (nlh->nlmsg_type == RTM_GETROUTE) {
+		const struct rtmsg *want = nlmsg_data(nlh);
+
+		for (i = 0; i < ndump_reply; i++) {
+			struct nlmsghdr *r = nlmsg_hdr(dump_reply[i]);
+			const struct rtmsg *rtm = nlmsg_data(r);
+			struct nlattr *tb[RTA_MAX + 1];
+
+			if (rtm->rtm_family != want->rtm_family)
+				continue;
+			assert_int_equal(nlmsg_parse(r, sizeof(*rtm), tb, RTA_MAX, NULL), 0);
+			assert_int_equal(cb(rtm, tb, arg), 0);
+		}
+		nlmsg_free(msg);
+		return EXIT_OK;
+	}
+	assert_true(nsent < MAX_SENT);
+	sent[nsent++] = msg;
+	return EXIT_OK;
+}
+
+int msg_abort(struct nl_msg *msg)
+{
+	nlmsg_free(msg);
+	return EXIT_FAIL;
+}
+
+int seg6x_info_get(struct seg6x_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->lwt_type = LWT_TYPE;
+	return EXIT_OK;
+}
+
+/* Helpers */
+
+static int teardown(void **state)
+{
+	(void)state;
+	while (nsent)
+		nlmsg_free(sent[--nsent]);
+	while (ndump_reply)
+		nlmsg_free(dump_reply[--ndump_reply]);
+	return 0;
+}
+
+static int run(const char *line)
+{
+	char buf[1024], *argv[32];
+	int argc = 0;
+	char *word;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (word = strtok(buf, " "); word; word = strtok(NULL, " "))
+		argv[argc++] = word;
+	return do_route(argc, argv);
+}
+
+/* run() with its output discarded: for failures, and for help. */
+static int run_quiet(const char *line)
+{
+	int saved_out = dup(STDOUT_FILENO);
+	int saved_err = dup(STDERR_FILENO);
+	int null = open("/dev/null", O_WRONLY);
+	int status;
+
+	assert_true(saved_out >= 0 && saved_err >= 0 && null >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	close(null);
+	status = run(line);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, STDOUT_FILENO);
+	dup2(saved_err, STDERR_FILENO);
+	close(saved_out);
+	close(saved_err);
+	return status;
+}
+
+static struct nlattr *attr(struct nlattr **tb, int type)
+{
+	assert_non_null(tb[type]);
+	return tb[type];
+}
+
+static void assert_addr(const struct nlattr *nla, int family, const char *want)
+{
+	uint8_t bytes[16];
+	size_t len = family == AF_INET ? 4 : 16;
+
+	assert_int_equal(inet_pton(family, want, bytes), 1);
+	assert_int_equal(nla_len(nla), len);
+	assert_memory_equal(nla_data(nla), bytes, len);
+}
+
+/* Parses sent message @i into @tb and returns its rtmsg. */
+static const struct rtmsg *parse_sent(int i, int type, struct nlattr **tb)
+{
+	struct nlmsghdr *nlh;
+
+	assert_true(i < nsent);
+	nlh = nlmsg_hdr(sent[i]);
+	assert_int_equal(nlh->nlmsg_type, type);
+	assert_int_equal(nlmsg_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX, NULL), 0);
+	return nlmsg_data(nlh);
+}
+
+/* A dumped seg6x route (or another encap type), as the kernel sends it. */
+static void add_dump_route(int family, const char *dst, int len, uint32_t table,
+			   uint16_t encap_type, const char *seg)
+{
+	struct rtmsg rtm = {
+		.rtm_family = (uint8_t)family,
+		.rtm_dst_len = (uint8_t)len,
+		.rtm_table = table < 256 ? (uint8_t)table : RT_TABLE_UNSPEC,
+		.rtm_type = RTN_UNICAST,
+	};
+	struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_MULTI);
+	struct in6_addr segaddr;
+	uint8_t bytes[16];
+	struct nlattr *nest;
+
+	assert_non_null(msg);
+	assert_int_equal(nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO), 0);
+	inet_pton(family, dst, bytes);
+	inet_pton(AF_INET6, seg, &segaddr);
+	nla_put(msg, RTA_DST, family == AF_INET ? 4 : 16, bytes);
+	nla_put_u32(msg, RTA_TABLE, table);
+	nla_put_u32(msg, RTA_OIF, 1);
+	nla_put_u16(msg, RTA_ENCAP_TYPE, encap_type);
+	nest = nla_nest_start(msg, RTA_ENCAP);
+	nla_put_u8(msg, SEG6X_IPTUN_MODE, SEG6X_IPTUN_MODE_ENCAP);
+	nla_put(msg, SEG6X_IPTUN_SEGS, sizeof(segaddr), &segaddr);
+	nla_nest_end(msg, nest);
+	dump_reply[ndump_reply++] = msg;
+}
+
+/* Tests */
+
+static void test_add_full(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1], *encap[SEG6X_IPTUN_MAX + 1];
+	const struct rtmsg *rtm;
+	struct in6_addr segs[2];
+	struct nlmsghdr *nlh;
+
+	(void)state;
+	assert_int_equal(run("add fc00::/64 mode inline segs 2001:db8::1,2001:db8::2 "
+			     "hmac 7 dev lo via fe80::1 table 1000 metric 5"), EXIT_OK);
+	rtm = parse_sent(0, RTM_NEWROUTE, tb);
+	nlh = nlmsg_hdr(sent[0]);
+	assert_int_equal(nlh->nlmsg_flags & (NLM_F_CREATE | NLM_F_EXCL | NLM_F_REPLACE),
+			 NLM_F_CREATE | NLM_F_EXCL);
+
+	assert_int_equal(rtm->rtm_family, AF_INET6);
+	assert_int_equal(rtm->rtm_dst_len, 64);
+	assert_int_equal(rtm->rtm_protocol, RTPROT_STATIC);
+	assert_int_equal(rtm->rtm_scope, RT_SCOPE_UNIVERSE);
+	assert_int_equal(rtm->rtm_type, RTN_UNICAST);
+	/* Table 1000 does not fit in rtm_table. */
+	assert_int_equal(rtm->rtm_table, RT_TABLE_UNSPEC);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), 1000);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_PRIORITY)), 5);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_OIF)), if_nametoindex("lo"));
+	assert_addr(attr(tb, RTA_DST), AF_INET6, "fc00::");
+	assert_addr(attr(tb, RTA_GATEWAY), AF_INET6, "fe80::1");
+	assert_int_equal(nla_get_u16(attr(tb, RTA_ENCAP_TYPE)), LWT_TYPE);
+
+	/* The kernel's strict nested parsing wants NLA_F_NESTED. */
+	assert_true(attr(tb, RTA_ENCAP)->nla_type & NLA_F_NESTED);
+	assert_int_equal(nla_parse_nested(encap, SEG6X_IPTUN_MAX, tb[RTA_ENCAP], NULL), 0);
+	assert_int_equal(nla_get_u8(attr(encap, SEG6X_IPTUN_MODE)),
+			 SEG6X_IPTUN_MODE_INLINE);
+	assert_int_equal(nla_get_u32(attr(encap, SEG6X_IPTUN_HMAC_KEYID)), 7);
+	inet_pton(AF_INET6, "2001:db8::1", &segs[0]);
+	inet_pton(AF_INET6, "2001:db8::2", &segs[1]);
+	assert_int_equal(nla_len(attr(encap, SEG6X_IPTUN_SEGS)), sizeof(segs));
+	assert_memory_equal(nla_data(encap[SEG6X_IPTUN_SEGS]), segs, sizeof(segs));
+}
+
+static void test_add_ipv4_minimal(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1], *encap[SEG6X_IPTUN_MAX + 1];
+	const struct rtmsg *rtm;
+
+	(void)state;
+	assert_int_equal(run("replace 10.0.0.0/24 mode encap segs 2001:db8::1 dev lo"),
+			 EXIT_OK);
+	rtm = parse_sent(0, RTM_NEWROUTE, tb);
+	assert_int_equal(nlmsg_hdr(sent[0])->nlmsg_flags &
+			 (NLM_F_CREATE | NLM_F_EXCL | NLM_F_REPLACE),
+			 NLM_F_CREATE | NLM_F_REPLACE);
+	assert_int_equal(rtm->rtm_family, AF_INET);
+	assert_int_equal(rtm->rtm_dst_len, 24);
+	assert_int_equal(rtm->rtm_table, RT_TABLE_MAIN);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_MAIN);
+	assert_addr(tb[RTA_DST], AF_INET, "10.0.0.0");
+	assert_null(tb[RTA_PRIORITY]);
+	assert_null(tb[RTA_GATEWAY]);
+	assert_int_equal(nla_parse_nested(encap, SEG6X_IPTUN_MAX, tb[RTA_ENCAP], NULL), 0);
+	assert_int_equal(nla_get_u8(attr(encap, SEG6X_IPTUN_MODE)),
+			 SEG6X_IPTUN_MODE_ENCAP);
+	assert_int_equal(nla_len(attr(encap, SEG6X_IPTUN_SEGS)), 16);
+	assert_null(encap[SEG6X_IPTUN_HMAC_KEYID]);
+}
+
+static void test_add_ipv4_via_ipv6(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+	const struct rtvia *via;
+	struct in6_addr want;
+
+	(void)state;
+	assert_int_equal(run("add 10.0.0.0/24 mode encap segs 2001:db8::1 dev lo "
+			     "via fe80::1"), EXIT_OK);
+	parse_sent(0, RTM_NEWROUTE, tb);
+	assert_null(tb[RTA_GATEWAY]);
+	via = nla_data(attr(tb, RTA_VIA));
+	assert_int_equal(nla_len(tb[RTA_VIA]), sizeof(*via) + 16);
+	assert_int_equal(via->rtvia_family, AF_INET6);
+	inet_pton(AF_INET6, "fe80::1", &want);
+	assert_memory_equal(via->rtvia_addr, &want, 16);
+}
+
+static void test_default_prefix(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+
+	(void)state;
+	assert_int_equal(run("add ::/0 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(parse_sent(0, RTM_NEWROUTE, tb)->rtm_dst_len, 0);
+	assert_null(tb[RTA_DST]);
+}
+
+static void test_del(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+	const struct rtmsg *rtm;
+
+	(void)state;
+	assert_int_equal(run("del fc00::/64"), EXIT_OK);
+	rtm = parse_sent(0, RTM_DELROUTE, tb);
+	assert_int_equal(rtm->rtm_scope, RT_SCOPE_NOWHERE);
+	assert_int_equal(rtm->rtm_protocol, 0);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_MAIN);
+	assert_null(tb[RTA_OIF]);
+	assert_null(tb[RTA_PRIORITY]);
+	assert_null(tb[RTA_ENCAP]);
+
+	assert_int_equal(run("del fc00::/64 dev lo table local metric 0"), EXIT_OK);
+	parse_sent(1, RTM_DELROUTE, tb);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_LOCAL);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_PRIORITY)), 0);
+	assert_non_null(tb[RTA_OIF]);
+}
+
+static void test_flush_filters(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+
+	(void)state;
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100, LWT_TYPE, "2001:db8::1");
+	/* Someone else's encapsulation stays. */
+	add_dump_route(AF_INET6, "fc02::", 64, RT_TABLE_MAIN, LWT_TYPE + 1, "2001:db8::1");
+	add_dump_route(AF_INET, "10.0.0.0", 24, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+
+	assert_int_equal(run("flush"), EXIT_OK);
+	assert_int_equal(nsent, 2);
+	parse_sent(0, RTM_DELROUTE, tb);
+	assert_addr(tb[RTA_DST], AF_INET6, "fc00::");
+	parse_sent(1, RTM_DELROUTE, tb);
+	assert_addr(tb[RTA_DST], AF_INET, "10.0.0.0");
+
+	teardown(state);
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100, LWT_TYPE, "2001:db8::1");
+	assert_int_equal(run("flush table 100"), EXIT_OK);
+	assert_int_equal(nsent, 1);
+	parse_sent(0, RTM_DELROUTE, tb);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), 100);
+
+	teardown(state);
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100000, LWT_TYPE, "2001:db8::1");
+	assert_int_equal(run("flush table all"), EXIT_OK);
+	assert_int_equal(nsent, 2);
+}
+
+static void test_usage_errors(void **state)
+{
+	static const char *const bad[] = {
+		"",					/* show is the default: */
+		"frobnicate",
+		"add",
+		"add fc00::/64",
+		"add fc00::/64 mode encap segs 2001:db8::1",	/* no dev */
+		"add fc00::/64 segs 2001:db8::1 dev lo",	/* no mode */
+		"add fc00::/64 mode encap dev lo",		/* no segs */
+		"add fc00::/64 mode tunnel segs 2001:db8::1 dev lo",
+		"add fc00::/64 mode encap segs 2001:db8::1,, dev lo",
+		"add fc00::/64 mode encap segs 10.0.0.1 dev lo",
+		"add fc00::/64 mode encap mode encap segs 2001:db8::1 dev lo",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo color red",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo metric",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo metric -1",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo metric 5x",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo table 0",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo table all",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo hmac 0",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo hmac 4294967296",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo via 10.0.0.1",
+		"add fc00::/64 mode encap segs 2001:db8::1 dev lo via nowhere",
+		"add fc00::/129 mode encap segs 2001:db8::1 dev lo",
+		"add fc00::1/64 mode encap segs 2001:db8::1 dev lo",
+		"add fc00::zz/64 mode encap segs 2001:db8::1 dev lo",
+		"del fc00::/64 mode encap",
+		"del fc00::/64 via fe80::1",
+		"show table",
+		"show table 0",
+		"show dev lo",
+		"flush all",
+	};
+	size_t i;
+
+	(void)state;
+	/* The first one is fine: "route" alone shows (nothing, here). */
+	assert_int_equal(run(bad[0]), EXIT_OK);
+	assert_int_equal(run_quiet("help"), EXIT_OK);
+	for (i = 1; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (run_quiet(bad[i]) != EXIT_USAGE)
+			fail_msg("\"route %s\" was not a usage error", bad[i]);
+	}
+	assert_int_equal(nsent, 0);
+}
+
+/* "fc00::1,fc00::2,..." with @count segments. */
+static void make_segs(char *buf, size_t len, int count)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < count; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%sfc00::%x",
+					i ? "," : "", i + 1);
+}
+
+static void test_segment_limits(void **state)
+{
+	char segs[(SEG6X_MAX_SEGS + 1) * 16], line[sizeof(segs) + 128];
+
+	(void)state;
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS);
+	snprintf(line, sizeof(line), "add fc00::/64 mode encap segs %s dev lo", segs);
+	assert_int_equal(run(line), EXIT_OK);
+
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS + 1);
+	snprintf(line, sizeof(line), "add fc00::/64 mode encap segs %s dev lo", segs);
+	assert_int_equal(run_quiet(line), EXIT_USAGE);
+
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS_HMAC);
+	snprintf(line, sizeof(line), "add fc00::/64 mode encap segs %s hmac 1 dev lo", segs);
+	assert_int_equal(run(line), EXIT_OK);
+
+	/* hmac may come after segs and still lowers the limit. */
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS_HMAC + 1);
+	snprintf(line, sizeof(line), "add fc00::/64 mode encap segs %s hmac 1 dev lo", segs);
+	assert_int_equal(run_quiet(line), EXIT_USAGE);
+	assert_int_equal(nsent, 2);
+}
+
+static void test_unknown_device(void **state)
+{
+	(void)state;
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev nosuchdev0"),
+			 EXIT_FAIL);
+	assert_int_equal(nsent, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_add_full, teardown),
+		cmocka_unit_test_teardown(test_add_ipv4_minimal, teardown),
+		cmocka_unit_test_teardown(test_add_ipv4_via_ipv6, teardown),
+		cmocka_unit_test_teardown(test_default_prefix, teardown),
+		cmocka_unit_test_teardown(test_del, teardown),
+		cmocka_unit_test_teardown(test_flush_filters, teardown),
+		cmocka_unit_test_teardown(test_usage_errors, teardown),
+		cmocka_unit_test_teardown(test_segment_limits, teardown),
+		cmocka_unit_test_teardown(test_unknown_device, teardown),
+	};
+
+	return cmocka_run_group_tests_name("route", tests, NULL, NULL);
+}

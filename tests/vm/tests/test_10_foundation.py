@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Issue 2: module loads from DKMS, parameters, INFO, tunsrc, namespaces."""
+import subprocess
+
+import pytest
+
+from conftest import (VERSION, ctl, load_module, module_loaded,
+                      unload_module)
+from lib.netns import sh
+
+
+def dmesg():
+    return sh(["dmesg"]).stdout
+
+
+def test_module_comes_from_dkms(seg6x):
+    path = sh(["modinfo", "-n", "seg6x"]).stdout.strip()
+    assert "/updates/dkms/" in path, path
+    assert sh(["modinfo", "-F", "version", "seg6x"]).stdout.strip() == VERSION
+
+
+def test_info_reports_version_and_slot(seg6x):
+    info = ctl("info", js=True)
+    assert info["version"] == VERSION
+    # Debian 6.1/6.12 build none of IOAM6 (9) / RPL (8): auto takes IOAM6
+    assert info["lwt_type"] == 9
+    assert info["allow_inline"] is True
+
+
+def test_parameters_readable(seg6x):
+    for p, v in [("seg6_enabled", "0"), ("seg6_require_hmac", "0"),
+                 ("allow_inline", "1"), ("lwt_type", "0")]:
+        with open(f"/sys/module/seg6x/parameters/{p}") as f:
+            assert f.read().strip() == v
+
+
+def test_tunsrc_round_trip(seg6x):
+    sh(["ip", "netns", "add", "tsa"])
+    sh(["ip", "netns", "add", "tsb"])
+    try:
+        assert ctl("tunsrc", "show", ns="tsa", js=True) == {"tunsrc": "::"}
+        ctl("tunsrc", "set", "fc00:0:0:0::1", ns="tsa")
+        assert ctl("tunsrc", "show", ns="tsa", js=True) == \
+            {"tunsrc": "fc00::1"}
+        assert ctl("tunsrc", "show", ns="tsa").stdout.strip() == \
+            "tunsrc fc00::1"
+        # the other namespace keeps its own
+        assert ctl("tunsrc", "show", ns="tsb", js=True) == {"tunsrc": "::"}
+        ctl("tunsrc", "set", "2001:db8::7", ns="tsb")
+        assert ctl("tunsrc", "show", ns="tsa", js=True)["tunsrc"] == \
+            "fc00::1"
+        assert ctl("tunsrc", "show", ns="tsb", js=True)["tunsrc"] == \
+            "2001:db8::7"
+        ctl("tunsrc", "set", "::", ns="tsa")
+        assert ctl("tunsrc", "show", ns="tsa", js=True)["tunsrc"] == "::"
+    finally:
+        sh(["ip", "netns", "del", "tsa"], check=False)
+        sh(["ip", "netns", "del", "tsb"], check=False)
+
+
+@pytest.mark.parametrize("args", [
+    ["tunsrc", "set", "fc00::zz"],
+    ["tunsrc", "set", "10.0.0.1"],
+    ["tunsrc", "set"],
+    ["tunsrc", "set", "fc00::1", "extra"],
+    ["tunsrc", "frobnicate"],
+    ["frobnicate", "show"],
+])
+def test_bad_input_is_usage_error_and_changes_nothing(seg6x, args):
+    ctl("tunsrc", "set", "fc00::99")
+    p = ctl(*args, check=False)
+    assert p.returncode == 2, p
+    assert p.stderr.startswith("seg6ctl:") or "seg6ctl" in p.stderr
+    assert ctl("tunsrc", "show", js=True)["tunsrc"] == "fc00::99"
+    ctl("tunsrc", "set", "::")
+
+
+def test_kernel_refusal_is_exit_1_with_extack(seg6x):
+    p = ctl("tunsrc", "set", "ff02::1", check=False)
+    assert p.returncode == 1
+    assert p.stderr.startswith("seg6ctl:")
+    assert "unicast" in p.stderr        # the kernel's extack text
+
+
+@pytest.mark.parametrize("param", ["seg6_require_hmac=5", "seg6_enabled=2",
+                                   "allow_inline=-1", "lwt_type=99",
+                                   "seg6_require_hmac=abc"])
+def test_bad_parameter_fails_modprobe_with_log_line(param):
+    if module_loaded():
+        unload_module()
+    sh(["dmesg", "-C"])
+    p = subprocess.run(["modprobe", "seg6x", param], capture_output=True,
+                       text=True)
+    assert p.returncode != 0
+    assert not module_loaded()
+    name = param.split("=")[0]
+    log = dmesg()
+    assert f"invalid value '{param.split('=')[1]}' for parameter {name}" \
+        in log, log
+    load_module()
+
+
+def test_explicit_slot_taken_fails_cleanly():
+    if module_loaded():
+        unload_module()
+    sh(["dmesg", "-C"])
+    # 5 is the in-tree seg6, built into every Debian kernel
+    p = subprocess.run(["modprobe", "seg6x", "lwt_type=5"],
+                       capture_output=True, text=True)
+    assert p.returncode != 0 and not module_loaded()
+    assert "lwt_type=5: this encap slot is already registered" in dmesg()
+    load_module()
+
+
+def test_parameters_reach_new_namespaces():
+    unload_module()
+    load_module("seg6_enabled=1", "seg6_require_hmac=-1", "allow_inline=0")
+    try:
+        sh(["ip", "netns", "add", "pdef"])
+        d = ctl("iface", "show", ns="pdef", js=True)
+        assert d[0] == {"ifname": "default", "seg6_enabled": 1,
+                        "require_hmac": -1}
+        assert ctl("info", js=True)["allow_inline"] is False
+    finally:
+        sh(["ip", "netns", "del", "pdef"], check=False)
+        unload_module()
+        load_module()
+
+
+def test_unload(seg6x):
+    unload_module()
+    assert not module_loaded()
+    p = ctl("info", check=False)
+    assert p.returncode == 1 and "not loaded" in p.stderr
+    load_module()
+
+
+def test_iface_set_show(seg6x):
+    sh(["ip", "netns", "add", "ifx"])
+    try:
+        sh(["ip", "-n", "ifx", "link", "add", "d0", "type", "dummy"])
+        d = ctl("iface", "show", ns="ifx", js=True)
+        assert [e["ifname"] for e in d] == ["default", "lo", "d0"]
+        ctl("iface", "set", "d0", "seg6_enabled", "1", ns="ifx")
+        ctl("iface", "set", "default", "require_hmac", "1", ns="ifx")
+        d = {e["ifname"]: e for e in ctl("iface", "show", ns="ifx", js=True)}
+        assert d["d0"] == {"ifname": "d0", "seg6_enabled": 1,
+                           "require_hmac": 1}
+        assert d["lo"]["seg6_enabled"] == 0 and d["lo"]["require_hmac"] == 1
+        one = ctl("iface", "show", "d0", ns="ifx", js=True)
+        assert one == [d["d0"]]
+        for bad in (["iface", "set", "d0", "seg6_enabled", "2"],
+                    ["iface", "set", "d0", "require_hmac", "-2"],
+                    ["iface", "set", "d0"],
+                    ["iface", "set", "d0", "bogus", "1"]):
+            assert ctl(*bad, ns="ifx", check=False).returncode == 2, bad
+        p = ctl("iface", "set", "nosuch", "seg6_enabled", "1", ns="ifx",
+                check=False)
+        assert p.returncode == 1
+        d2 = {e["ifname"]: e for e in ctl("iface", "show", ns="ifx", js=True)}
+        assert d2 == d
+    finally:
+        sh(["ip", "netns", "del", "ifx"], check=False)
+
+
+def test_stats_show_reset(seg6x):
+    s = ctl("stats", "show", js=True)
+    for k in ("encap", "inline", "end", "decap", "hmac_signed",
+              "hmac_verified"):
+        assert k in s
+    for k in ("disabled", "hmac_missing", "hmac_invalid", "hmac_nokey",
+              "bad_srh", "no_route", "hop_limit", "nomem"):
+        assert k in s["drop"]
+    ctl("stats", "reset")
+    assert ctl("stats", js=True)["end"] == 0

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seg6ctl iface: per-interface policy. "default" stands for the values
+ * that interfaces without a setting of their own follow (ifindex 0).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "nl.h"
+#include "report.h"
+#include "seg6ctl.h"
+
+static const char usage[] =
+	"Usage: seg6ctl iface set { IFNAME | default } [seg6_enabled { 0 | 1 }]\n"
+	"                         [require_hmac { -1 | 0 | 1 }]\n"
+	"       seg6ctl iface show [IFNAME | default]\n"
+	"seg6_enabled: accept (1) or leave alone (0) SR packets to this node.\n"
+	"require_hmac: -1 ignore the HMAC TLV, 0 verify it when present,\n"
+	"              1 drop SR packets without a valid HMAC.\n";
+
+#define DEFAULT_NAME "default"
+
+/* ifindex of IFNAME, or 0 for "default". */
+static int iface_index(const char *name, uint32_t *ifindex)
+{
+	if (!strcmp(name, DEFAULT_NAME)) {
+		*ifindex = 0;
+		return EXIT_OK;
+	}
+	return cli_ifindex(name, ifindex);
+}
+
+struct iface_settings {
+	bool has_enabled;
+	bool has_require;
+	uint32_t enabled;
+	int32_t require;
+};
+
+static int parse_settings(int argc, char **argv, struct iface_settings *set)
+{
+	int status;
+
+	for (; argc > 0; argc -= 2, argv += 2) {
+		bool enabled = !strcmp(argv[0], "seg6_enabled");
+
+		if (!enabled && strcmp(argv[0], "require_hmac"))
+			return usage_error("iface", "unknown argument \"%s\"", argv[0]);
+		if (argc < 2)
+			return usage_error("iface", "%s needs a value", argv[0]);
+		if (enabled ? set->has_enabled : set->has_require)
+			return usage_error("iface", "%s given twice", argv[0]);
+
+		if (enabled) {
+			status = cli_u32("iface", "seg6_enabled", argv[1], 0, 1,
+					 &set->enabled);
+			set->has_enabled = true;
+		} else {
+			status = cli_s32("iface", "require_hmac", argv[1], -1, 1,
+					 &set->require);
+			set->has_require = true;
+		}
+		if (status)
+			return status;
+	}
+	if (!set->has_enabled && !set->has_require)
+		return usage_error("iface", "nothing to set (seg6_enabled, require_hmac)");
+	return EXIT_OK;
+}
+
+static int iface_set(int argc, char **argv)
+{
+	struct iface_settings set = { 0 };
+	struct nl_msg *msg;
+	uint32_t ifindex;
+	int status;
+
+	if (argc < 1)
+		return usage_error("iface", "missing IFNAME");
+	status = parse_settings(argc - 1, argv + 1, &set);
+	if (status)
+		return status;
+	status = iface_index(argv[0], &ifindex);
+	if (status)
+		return status;
+
+	msg = genl_msg(SEG6X_CMD_IFACE_SET, 0);
+	if (!msg)
+		return EXIT_FAIL;
+	if (nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) < 0 ||
+	    (set.has_enabled &&
+	     nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, (uint8_t)set.enabled) < 0) ||
+	    (set.has_require &&
+	     nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, (int8_t)set.require) < 0))
+		return msg_abort(msg);
+	return genl_talk(msg, NULL, NULL);
+}
+
+static int print_iface(struct nlattr **tb, void *arg)
+{
+	struct json_writer *jw = arg;
+	char buf[IF_NAMESIZE];
+	const char *name;
+	uint32_t ifindex;
+	uint8_t enabled;
+	int8_t require;
+	bool explicit;
+
+	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
+	    !tb[SEG6X_A_REQUIRE_HMAC])
+		return -EBADMSG;
+	ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
+	enabled = nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]);
+	require = nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]);
+	explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
+		   nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
+
+	if (tb[SEG6X_A_IFNAME])
+		name = nla_get_string(tb[SEG6X_A_IFNAME]);
+	else if (!ifindex)
+		name = DEFAULT_NAME;
+	else
+		name = cli_ifname(ifindex, buf);
+
+	if (!opts.json) {
+		printf("%s seg6_enabled %u require_hmac %d%s\n", name, enabled,
+		       require, ifindex && explicit ? " explicit" : "");
+		return 0;
+	}
+	json_open_object(jw, NULL);
+	json_string(jw, "ifname", name);
+	json_uint(jw, "seg6_enabled", enabled);
+	json_int(jw, "require_hmac", require);
+	json_close_object(jw);
+	return 0;
+}
+
+static int iface_show(int argc, char **argv)
+{
+	struct json_writer jw;
+	struct nl_msg *msg;
+	uint32_t ifindex = 0;
+	int status;
+
+	if (argc > 1)
+		return usage_error("iface", "too many arguments");
+	if (argc == 1) {
+		status = iface_index(argv[0], &ifindex);
+		if (status)
+			return status;
+	}
+
+	/* One interface is a plain request; all of them, a dump. */
+	msg = genl_msg(SEG6X_CMD_IFACE_GET, argc ? 0 : NLM_F_DUMP);
+	if (!msg)
+		return EXIT_FAIL;
+	if (argc && nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) < 0)
+		return msg_abort(msg);
+
+	json_init(&jw, stdout, opts.pretty);
+	if (opts.json)
+		json_open_array(&jw, NULL);
+	status = genl_talk(msg, print_iface, &jw);
+	if (opts.json)
+		json_close_array(&jw);
+	return status;
+}
+
+int do_iface(int argc, char **argv)
+{
+	if (argc == 0)
+		return iface_show(0, argv);
+	if (cli_is(argc, argv, "show"))
+		return iface_show(argc - 1, argv + 1);
+	if (cli_is(argc, argv, "set"))
+		return iface_set(argc - 1, argv + 1);
+	if (cli_is(argc, argv, "help"))
+		return cli_help(usage);
+	return usage_error("iface", "unknown command \"%s\"", argv[0]);
+}

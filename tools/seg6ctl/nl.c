@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink plumbing on libnl-3: one lazily opened socket per protocol, and
+ * one request/reply loop that understands extended acks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <netlink/genl/genl.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "nl.h"
+#include "report.h"
+#include "seg6ctl.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static struct nl_sock *genl_sk;
+static struct nl_sock *rtnl_sk;
+static int seg6x_family;	/* 0 until resolved */
+
+/* One request in flight and what came back for it. */
+struct request {
+	int (*handle)(struct nlmsghdr *nlh, void *arg);
+	void *arg;
+	bool done;		/* the ack, the error or the dump's end came */
+	int error;		/* the kernel's verdict, a negative errno */
+	int reply_error;	/* the handler's, a negative errno */
+	bool interrupted;	/* the dump raced with a change */
+	char extack[256];
+};
+
+static struct nla_policy extack_policy[NLMSGERR_ATTR_MAX + 1] = {
+	[NLMSGERR_ATTR_MSG]	= { .type = NLA_STRING },
+};
+
+static struct nla_policy seg6x_policy[SEG6X_A_MAX + 1] = {
+	[SEG6X_A_VERSION]		= { .type = NLA_STRING },
+	[SEG6X_A_LWT_TYPE]		= { .type = NLA_U16 },
+	[SEG6X_A_ALLOW_INLINE]		= { .type = NLA_U8 },
+	[SEG6X_A_TUNSRC]		= { .minlen = sizeof(struct in6_addr) },
+	[SEG6X_A_HMAC_KEYID]		= { .type = NLA_U32 },
+	[SEG6X_A_HMAC_ALGO]		= { .type = NLA_U8 },
+	[SEG6X_A_IFINDEX]		= { .type = NLA_U32 },
+	[SEG6X_A_IFNAME]		= { .type = NLA_STRING },
+	[SEG6X_A_SEG6_ENABLED]		= { .type = NLA_U8 },
+	/* libnl 3.7 knows no minimum length for NLA_S8: spell it out. */
+	[SEG6X_A_REQUIRE_HMAC]		= { .type = NLA_S8, .minlen = 1 },
+	[SEG6X_A_STATS]			= { .type = NLA_NESTED },
+	[SEG6X_A_MAX_SEGS]		= { .type = NLA_U32 },
+	[SEG6X_A_DEF_SEG6_ENABLED]	= { .type = NLA_U8 },
+	[SEG6X_A_DEF_REQUIRE_HMAC]	= { .type = NLA_S8, .minlen = 1 },
+	[SEG6X_A_IFACE_EXPLICIT]	= { .type = NLA_U8 },
+};
+
+static struct nla_policy rt_policy[RTA_MAX + 1] = {
+	[RTA_OIF]		= { .type = NLA_U32 },
+	[RTA_PRIORITY]		= { .type = NLA_U32 },
+	[RTA_TABLE]		= { .type = NLA_U32 },
+	[RTA_ENCAP_TYPE]	= { .type = NLA_U16 },
+	[RTA_ENCAP]		= { .type = NLA_NESTED },
+};
+
+static struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
+	[CTRL_ATTR_FAMILY_ID]	= { .type = NLA_U16 },
+};
+
+int enter_netns(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		pr_err("cannot open network namespace \"%s\": %s",
+		       name, strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (setns(fd, CLONE_NEWNET) < 0) {
+		pr_err("cannot enter network namespace \"%s\": %s",
+		       name, strerror(errno));
+		close(fd);
+		return EXIT_FAIL;
+	}
+	close(fd);
+	return EXIT_OK;
+}
+
+static struct nl_sock *open_socket(int protocol)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int one = 1;
+	int err;
+
+	if (!sk) {
+		pr_err("%s", strerror(ENOMEM));
+		return NULL;
+	}
+	err = nl_connect(sk, protocol);
+	if (err < 0) {
+		pr_err("cannot open a netlink socket: %s", nl_geterror(err));
+		nl_socket_free(sk);
+		return NULL;
+	}
+	/*
+	 * Ask for the kernel's error text, without our request echoed back.
+	 * Kernels too old for these options just send bare errors, so a
+	 * failure here is not worth reporting.
+	 */
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	/* Route dumps can carry messages bigger than libnl's first guess. */
+	nl_socket_enable_msg_peek(sk);
+	return sk;
+}
+
+/* Keeps the text of an error or done message's NLMSGERR_ATTR_MSG. */
+static void save_extack(struct request *req, struct nlmsghdr *nlh,
+			size_t fixed)
+{
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	size_t payload = (size_t)nlmsg_datalen(nlh);
+
+	fixed = NLMSG_ALIGN(fixed);
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || fixed >= payload)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX,
+		      (struct nlattr *)((char *)nlmsg_data(nlh) + fixed),
+		      (int)(payload - fixed), extack_policy) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(req->extack, sizeof(req->extack), "%s",
+			 nla_get_string(tb[NLMSGERR_ATTR_MSG]));
+}
+
+/*
+ * Runs before libnl's own handling of every message. libnl hands error
+ * callbacks only the struct nlmsgerr, and ignores the errno that a failed
+ * dump puts in NLMSG_DONE, so both are read here from the whole message.
+ */
+static int on_msg_in(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct request *req = arg;
+	size_t payload = (size_t)nlmsg_datalen(nlh);
+
+	if (nlh->nlmsg_type == NLMSG_ERROR && payload >= sizeof(struct nlmsgerr)) {
+		struct nlmsgerr *e = nlmsg_data(nlh);
+		size_t fixed = sizeof(*e);
+
+		/* Without NLM_F_CAPPED the whole request is echoed. */
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+		    e->msg.nlmsg_len > NLMSG_HDRLEN)
+			fixed += e->msg.nlmsg_len - NLMSG_HDRLEN;
+		save_extack(req, nlh, fixed);
+	} else if (nlh->nlmsg_type == NLMSG_DONE && payload >= sizeof(int)) {
+		int err;
+
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0)
+			req->error = err;
+		save_extack(req, nlh, sizeof(err));
+	}
+	return NL_OK;
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct request *req = arg;
+
+	/* After a handler failed, the rest is only drained. */
+	if (req->handle && !req->reply_error)
+		req->reply_error = req->handle(nlmsg_hdr(msg), req->arg);
+	return NL_OK;
+}
+
+static int on_dump_intr(struct nl_msg *msg, void *arg)
+{
+	struct request *req = arg;
+
+	(void)msg;
+	req->interrupted = true;
+	return NL_OK;
+}
+
+static int on_done(struct nl_msg *msg, void *arg)
+{
+	struct request *req = arg;
+
+	(void)msg;
+	req->done = true;
+	return NL_STOP;
+}
+
+static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct request *req = arg;
+
+	(void)who;
+	req->error = e->error;
+	req->done = true;
+	return NL_STOP;
+}
+
+/*
+ * Sends @msg and reads until the kernel has answered it in full. Returns
+ * EXIT_OK with the outcome in @req, or EXIT_FAIL after reporting a
+ * failure of the socket itself.
+ */
+static int exchange(struct nl_sock *sk, struct nl_msg *msg,
+		    struct request *req)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int err;
+
+	if (!cb) {
+		pr_err("%s", strerror(ENOMEM));
+		return EXIT_FAIL;
+	}
+	nl_cb_set(cb, NL_CB_MSG_IN, NL_CB_CUSTOM, on_msg_in, req);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, req);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, req);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, on_done, req);
+	nl_cb_set(cb, NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_dump_intr, req);
+	nl_cb_err(cb, NL_CB_CUSTOM, on_error, req);
+
+	/*
+	 * nl_send_auto() adds NLM_F_ACK, so every request ends in an ack or
+	 * an error, and every dump in NLMSG_DONE.
+	 */
+	err = nl_send_auto(sk, msg);
+	while (err >= 0 && !req->done) {
+		err = nl_recvmsgs_report(sk, cb);
+		/* Nothing read at all: do not spin on it. */
+		if (err == 0)
+			err = -NLE_MSG_TRUNC;
+	}
+	nl_cb_put(cb);
+
+	/* on_error() stops libnl with an error code: that one is fine. */
+	if (!req->done) {
+		pr_err("netlink: %s", nl_geterror(err));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* Says how @req ended, if not well. */
+static int report_outcome(const struct request *req)
+{
+	if (req->error) {
+		if (req->extack[0])
+			pr_err("%s (%s)", req->extack, strerror(-req->error));
+		else
+			pr_err("%s", strerror(-req->error));
+		return EXIT_FAIL;
+	}
+	if (req->reply_error) {
+		pr_err("cannot read the kernel's reply: %s",
+		       strerror(-req->reply_error));
+		return EXIT_FAIL;
+	}
+	if (req->interrupted)
+		pr_warn("the dump raced with a change and may be inconsistent");
+	/* An ack may carry a warning. */
+	if (req->extack[0])
+		pr_warn("%s", req->extack);
+	return EXIT_OK;
+}
+
+/* Generic netlink */
+
+static int ctrl_reply(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	int *id = arg;
+
+	if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, ctrl_policy) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_ID])
+		return -EBADMSG;
+	*id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	return 0;
+}
+
+/*
+ * Asks the controller for SEG6X itself rather than through
+ * genl_ctrl_resolve(), which turns every failure into "not found": only
+ * ENOENT means that the module is not loaded.
+ */
+static int resolve_family(void)
+{
+	struct request req = { .handle = ctrl_reply, .arg = &seg6x_family };
+	struct nl_msg *msg = nlmsg_alloc();
+	int status;
+
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL,
+				 0, 0, CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, SEG6X_GENL_NAME) < 0) {
+		nlmsg_free(msg);
+		pr_err("%s", strerror(ENOMEM));
+		return EXIT_FAIL;
+	}
+	status = exchange(genl_sk, msg, &req);
+	nlmsg_free(msg);
+	if (status)
+		return status;
+	if (req.error == -ENOENT) {
+		pr_err("the seg6x module is not loaded (generic netlink family %s not found)",
+		       SEG6X_GENL_NAME);
+		return EXIT_FAIL;
+	}
+	return report_outcome(&req);
+}
+
+struct nl_msg *genl_msg(uint8_t cmd, int flags)
+{
+	struct nl_msg *msg;
+
+	if (!genl_sk) {
+		genl_sk = open_socket(NETLINK_GENERIC);
+		if (!genl_sk)
+			return NULL;
+	}
+	if (!seg6x_family && resolve_family())
+		return NULL;
+
+	msg = nlmsg_alloc();
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, seg6x_family,
+				 0, flags, cmd, SEG6X_GENL_VERSION)) {
+		nlmsg_free(msg);
+		pr_err("%s", strerror(ENOMEM));
+		return NULL;
+	}
+	return msg;
+}
+
+struct genl_reply {
+	genl_reply_fn cb;
+	void *arg;
+};
+
+static int genl_reply(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct genl_reply *reply = arg;
+
+	if (genlmsg_parse(nlh, 0, tb, SEG6X_A_MAX, seg6x_policy) < 0)
+		return -EBADMSG;
+	return reply->cb ? reply->cb(tb, reply->arg) : 0;
+}
+
+int genl_talk(struct nl_msg *msg, genl_reply_fn cb, void *arg)
+{
+	struct genl_reply reply = { .cb = cb, .arg = arg };
+	struct request req = { .handle = genl_reply, .arg = &reply };
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int status;
+
+	status = exchange(genl_sk, msg, &req);
+	/* Secrets must not linger in freed memory. */
+	explicit_bzero(nlh, nlh->nlmsg_len);
+	nlmsg_free(msg);
+	return status ? status : report_outcome(&req);
+}
+
+/* rtnetlink */
+
+struct nl_msg *rt_msg(int type, int flags, const struct rtmsg *rtm)
+{
+	struct nl_msg *msg;
+
+	if (!rtnl_sk) {
+		rtnl_sk = open_socket(NETLINK_ROUTE);
+		if (!rtnl_sk)
+			return NULL;
+	}
+	msg = nlmsg_alloc_simple(type, flags);
+	/* nlmsg_append() only copies from its (non-const) argument. */
+	if (!msg || nlmsg_append(msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(msg);
+		pr_err("%s", strerror(ENOMEM));
+		return NULL;
+	}
+	return msg;
+}
+
+struct rt_reply {
+	rt_reply_fn cb;
+	void *arg;
+};
+
+static int rt_reply(struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+	struct rt_reply *reply = arg;
+
+	/* A dump may interleave other message types; only routes matter. */
+	if (nlh->nlmsg_type != RTM_NEWROUTE || !reply->cb)
+		return 0;
+	if (nlmsg_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX, rt_policy) < 0)
+		return -EBADMSG;
+	return reply->cb(nlmsg_data(nlh), tb, reply->arg);
+}
+
+int rt_talk(struct nl_msg *msg, rt_reply_fn cb, void *arg)
+{
+	struct rt_reply reply = { .cb = cb, .arg = arg };
+	struct request req = { .handle = rt_reply, .arg = &reply };
+	int status;
+
+	status = exchange(rtnl_sk, msg, &req);
+	nlmsg_free(msg);
+	if (status)
+		return status;
+	/* What the FIB says when a route to delete is not there. */
+	if (req.error == -ESRCH && !req.extack[0]) {
+		pr_err("no such route");
+		return EXIT_FAIL;
+	}
+	return report_outcome(&req);
+}
+
+int msg_abort(struct nl_msg *msg)
+{
+	nlmsg_free(msg);
+	pr_err("netlink message too long");
+	return EXIT_FAIL;
+}
+
+void close_sockets(void)
+{
+	nl_socket_free(genl_sk);
+	nl_socket_free(rtnl_sk);
+	genl_sk = NULL;
+	rtnl_sk = NULL;
+	seg6x_family = 0;
+}

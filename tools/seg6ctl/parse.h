@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure parsers for seg6ctl's arguments: no I/O and no global state, so
+ * that tests/unit can exercise every rejection path.
+ *
+ * Unless stated otherwise, each returns 0 on success or a negative errno:
+ *   -EINVAL  malformed input: junk, a bad address, an empty list element,
+ *            an unknown keyword, a sign where none is allowed
+ *   -ERANGE  a well-formed number (or prefix length) outside its range
+ *   -E2BIG   more elements than the caller has room for
+ *   -EDOM    a prefix with bits set beyond its length (fc00::1/64)
+ */
+#ifndef SEG6CTL_PARSE_H
+#define SEG6CTL_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+struct inet_addr {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t bytes[16];	/* network order; AF_INET uses the first 4 */
+};
+
+struct inet_prefix {
+	struct inet_addr addr;
+	unsigned int len;	/* in bits */
+};
+
+/* Bytes of an address of @family: 4, 16, or 0 if unknown. */
+size_t inet_addr_len(int family);
+
+/* Decimal only, no sign, no blanks: "-1" and "1x" are -EINVAL. */
+int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+/* Decimal with an optional leading '-'. */
+int parse_s32(const char *s, int32_t min, int32_t max, int32_t *out);
+
+int parse_in6(const char *s, struct in6_addr *out);
+/* IPv6 if @s has a ':', else IPv4 dotted quad. */
+int parse_inet_addr(const char *s, struct inet_addr *out);
+/* ADDR/LEN, or a bare ADDR meaning a host prefix (/32, /128). */
+int parse_inet_prefix(const char *s, struct inet_prefix *out);
+
+/* "SEG[,SEG...]" of IPv6 addresses, at most @max of them. */
+int parse_segs(const char *s, struct in6_addr *segs, size_t max, size_t *n);
+
+/*
+ * Index of @s in @words (exact, case-sensitive match); NULL entries are
+ * holes, so a table indexed by enum value maps words straight to values.
+ * Returns -EINVAL if @s is not there.
+ */
+int parse_keyword(const char *s, const char *const *words, size_t n);
+
+/* SEG6X_HMAC_ALGO_* for "sha1"/"sha256", else -EINVAL. */
+int parse_hmac_algo(const char *s);
+/* Name of an algorithm, or NULL if this seg6ctl does not know it. */
+const char *hmac_algo_name(unsigned int algo);
+
+/* SEG6X_IPTUN_MODE_* for "encap"/"inline", else -EINVAL. */
+int parse_mode(const char *s);
+const char *mode_name(unsigned int mode);
+
+/* Routing table: "main", "local", "default" or 1..4294967295. */
+int parse_table(const char *s, uint32_t *out);
+
+/*
+ * Splits one batch line in place into at most @max words: blanks separate
+ * words, double quotes group (and are removed), and a word starting with
+ * '#' starts a comment. Returns the word count, -EINVAL for an unterminated
+ * quote, or -E2BIG.
+ */
+int split_line(char *line, char **argv, int max);
+
+/* Length of @buf once one trailing newline is dropped. */
+size_t trim_newline(const char *buf, size_t len);
+
+#endif /* SEG6CTL_PARSE_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "seg6ctl.h"
+
+static unsigned int batch_line;
+
+void report_set_line(unsigned int line)
+{
+	batch_line = line;
+}
+
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+	/* Whatever the command printed so far must come out first. */
+	fflush(stdout);
+	fputs("seg6ctl: ", stderr);
+	if (batch_line)
+		fprintf(stderr, "line %u: ", batch_line);
+	fputs(kind, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int usage_error(const char *object, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+
+	if (object)
+		fprintf(stderr, "Try \"seg6ctl %s help\".\n", object);
+	else
+		fputs("Try \"seg6ctl --help\".\n", stderr);
+	return EXIT_USAGE;
+}

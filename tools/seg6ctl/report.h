@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every diagnostic goes through here so that it starts with "seg6ctl: "
+ * and, in batch mode, names the failing line.
+ */
+#ifndef SEG6CTL_REPORT_H
+#define SEG6CTL_REPORT_H
+
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+
+/* Batch line being run, 0 outside batch mode. */
+void report_set_line(unsigned int line);
+
+void pr_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void pr_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/*
+ * Prints the message and a hint at @object's help (the global help if
+ * @object is NULL); returns EXIT_USAGE.
+ */
+int usage_error(const char *object, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+#endif /* SEG6CTL_REPORT_H */

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seg6ctl - configures seg6x, the out-of-tree IPv6 Segment Routing module.
+ *
+ * This file only reads the global options and hands OBJECT COMMAND ARGS
+ * to the object's file, once or for each line of a batch.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nl.h"
+#include "parse.h"
+#include "report.h"
+#include "seg6ctl.h"
+
+#ifndef SEG6X_VERSION
+#define SEG6X_VERSION "0.1.0"
+#endif
+
+/* Words on one batch line; the longest route add has 16. */
+#define BATCH_MAX_ARGS 64
+
+struct options opts;
+
+static const struct object {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} objects[] = {
+	{ "route",	do_route },
+	{ "hmac",	do_hmac },
+	{ "tunsrc",	do_tunsrc },
+	{ "iface",	do_iface },
+	{ "stats",	do_stats },
+	{ "info",	do_info },
+};
+
+static const char usage[] =
+	"Usage: seg6ctl [OPTIONS] OBJECT { COMMAND | help } [ARGS]\n"
+	"       seg6ctl [OPTIONS] -b FILE\n"
+	"       seg6ctl { -V | --version }\n"
+	"       seg6ctl { -h | --help }\n"
+	"OBJECT := { route | hmac | tunsrc | iface | stats | info }\n"
+	"OPTIONS := { -n NETNS | -j | -p }\n"
+	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
+	"  -j, --json         print JSON, one document per command\n"
+	"  -p, --pretty       pretty-print JSON (implies -j)\n"
+	"  -b, --batch FILE   run the commands in FILE, one per line (- = stdin)\n"
+	"  -V, --version      print the version and exit\n"
+	"  -h, --help         print this help and exit\n";
+
+static int run_object(int argc, char **argv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!strcmp(argv[0], objects[i].name))
+			return objects[i].run(argc - 1, argv + 1);
+	if (!strcmp(argv[0], "help"))
+		return cli_help(usage);
+	return usage_error(NULL, "unknown object \"%s\"", argv[0]);
+}
+
+static int run_line(char *line)
+{
+	char *argv[BATCH_MAX_ARGS + 1];
+	int argc = split_line(line, argv, BATCH_MAX_ARGS);
+
+	if (argc == -EINVAL)
+		return usage_error(NULL, "unterminated quote");
+	if (argc < 0)
+		return usage_error(NULL, "too many words (at most %d)", BATCH_MAX_ARGS);
+	if (argc == 0)
+		return EXIT_OK;
+	argv[argc] = NULL;
+	return run_object(argc, argv);
+}
+
+/* Runs each line of @path until one fails; that one's status is ours. */
+static int run_batch(const char *path)
+{
+	unsigned int lineno = 0;
+	int status = EXIT_OK;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *in;
+
+	if (!strcmp(path, "-")) {
+		in = stdin;
+		opts.stdin_busy = true;
+	} else {
+		in = fopen(path, "r");
+		if (!in) {
+			pr_err("cannot open \"%s\": %s", path, strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
+
+	while (!status) {
+		errno = 0;
+		if (getline(&line, &cap, in) < 0) {
+			if (ferror(in)) {
+				pr_err("cannot read \"%s\": %s", path, strerror(errno));
+				status = EXIT_FAIL;
+			}
+			break;
+		}
+		report_set_line(++lineno);
+		status = run_line(line);
+	}
+	report_set_line(0);
+
+	free(line);
+	if (in != stdin)
+		fclose(in);
+	return status;
+}
+
+static bool valid_netns_name(const char *name)
+{
+	/* The name is a file in /run/netns, not a path. */
+	return *name && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{ "netns",	required_argument,	NULL, 'n' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "pretty",	no_argument,		NULL, 'p' },
+		{ "batch",	required_argument,	NULL, 'b' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	const char *netns = NULL;
+	const char *batch = NULL;
+	int status;
+	int c;
+
+	/* "+": options end at OBJECT; ":": report errors ourselves. */
+	while ((c = getopt_long(argc, argv, "+:n:jpb:Vh", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			netns = optarg;
+			break;
+		case 'j':
+			opts.json = true;
+			break;
+		case 'p':
+			opts.pretty = true;
+			opts.json = true;
+			break;
+		case 'b':
+			batch = optarg;
+			break;
+		case 'V':
+			printf("seg6ctl %s\n", SEG6X_VERSION);
+			return EXIT_OK;
+		case 'h':
+			return cli_help(usage);
+		case ':':
+			return usage_error(NULL, "option \"%s\" needs a value",
+					   argv[optind - 1]);
+		default:
+			if (optopt)
+				return usage_error(NULL, "unknown option \"-%c\"", optopt);
+			return usage_error(NULL, "unknown option \"%s\"", argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	if (batch && argc > 0)
+		return usage_error(NULL, "-b runs the commands in FILE only");
+	if (!batch && argc == 0) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (netns) {
+		if (!valid_netns_name(netns))
+			return usage_error(NULL, "invalid network namespace name \"%s\"",
+					   netns);
+		status = enter_netns(netns);
+		if (status)
+			return status;
+	}
+
+	status = batch ? run_batch(batch) : run_object(argc, argv);
+	close_sockets();
+	return status;
+}

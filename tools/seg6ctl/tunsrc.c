@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* seg6ctl tunsrc: the outer source address of encapsulated packets. */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "nl.h"
+#include "parse.h"
+#include "report.h"
+#include "seg6ctl.h"
+
+static const char usage[] =
+	"Usage: seg6ctl tunsrc set ADDR\n"
+	"       seg6ctl tunsrc show\n"
+	"ADDR is an IPv6 address; :: lets the kernel pick a source address\n"
+	"of the outgoing interface.\n";
+
+static int tunsrc_set(int argc, char **argv)
+{
+	struct in6_addr addr;
+	struct nl_msg *msg;
+
+	if (argc < 1)
+		return usage_error("tunsrc", "missing ADDR");
+	if (argc > 1)
+		return usage_error("tunsrc", "too many arguments");
+	if (parse_in6(argv[0], &addr))
+		return usage_error("tunsrc", "invalid IPv6 address \"%s\"", argv[0]);
+
+	msg = genl_msg(SEG6X_CMD_TUNSRC_SET, 0);
+	if (!msg)
+		return EXIT_FAIL;
+	if (nla_put(msg, SEG6X_A_TUNSRC, sizeof(addr), &addr) < 0)
+		return msg_abort(msg);
+	return genl_talk(msg, NULL, NULL);
+}
+
+static int tunsrc_reply(struct nlattr **tb, void *arg)
+{
+	/* No attribute means nothing was ever set: "::". */
+	if (tb[SEG6X_A_TUNSRC])
+		memcpy(arg, nla_data(tb[SEG6X_A_TUNSRC]), sizeof(struct in6_addr));
+	return 0;
+}
+
+static int tunsrc_show(int argc)
+{
+	struct in6_addr addr = IN6ADDR_ANY_INIT;
+	char buf[INET6_ADDRSTRLEN];
+	struct json_writer jw;
+	struct nl_msg *msg;
+	int status;
+
+	if (argc > 0)
+		return usage_error("tunsrc", "too many arguments");
+	msg = genl_msg(SEG6X_CMD_TUNSRC_GET, 0);
+	if (!msg)
+		return EXIT_FAIL;
+	status = genl_talk(msg, tunsrc_reply, &addr);
+	if (status)
+		return status;
+
+	inet_ntop(AF_INET6, &addr, buf, sizeof(buf));
+	if (!opts.json) {
+		printf("tunsrc %s\n", buf);
+		return EXIT_OK;
+	}
+	json_init(&jw, stdout, opts.pretty);
+	json_open_object(&jw, NULL);
+	json_string(&jw, "tunsrc", buf);
+	json_close_object(&jw);
+	return EXIT_OK;
+}
+
+int do_tunsrc(int argc, char **argv)
+{
+	if (argc == 0 || cli_is(argc, argv, "show"))
+		return tunsrc_show(argc ? argc - 1 : 0);
+	if (cli_is(argc, argv, "set"))
+		return tunsrc_set(argc - 1, argv + 1);
+	if (cli_is(argc, argv, "help"))
+		return cli_help(usage);
+	return usage_error("tunsrc", "unknown command \"%s\"", argv[0]);
+}
