@@ -136,6 +136,10 @@ static int seg6x_nl_hmac_set(struct sk_buff *skb, struct genl_info *info)
 	err = seg6x_hmac_set(sn, nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID]),
 			     nla_get_u8(info->attrs[SEG6X_A_HMAC_ALGO]),
 			     nla_data(secret), nla_len(secret));
+	/* Wipe the secret from the request: an error ack would echo the
+	 * request back, and its memory is freed without being cleared.
+	 */
+	memzero_explicit(nla_data(secret), nla_len(secret));
 	if (err)
 		NL_SET_ERR_MSG(info->extack,
 			       "cannot set up the HMAC transform for this key");

@@ -121,7 +121,7 @@ bool seg6x_hmac_next(struct seg6x_net *sn, unsigned long *pos, u32 *keyid,
 
 bool seg6x_hmac_exists(struct seg6x_net *sn, u32 keyid)
 {
-	return xa_load(&sn->hmac_keys, keyid) != NULL;
+	return !!xa_load(&sn->hmac_keys, keyid);
 }
 
 /*

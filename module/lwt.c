@@ -23,6 +23,7 @@
 #include <net/addrconf.h>
 #include <net/dst_cache.h>
 #include <net/icmp.h>
+#include <net/ip.h>
 #include <net/ip_tunnels.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -239,8 +240,6 @@ static bool seg6x_too_big(struct sk_buff *skb, const struct seg6x_lwt *sl,
 		icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0,
 			    max_t(unsigned int, room, IPV6_MIN_MTU));
 	} else if (skb->protocol == htons(ETH_P_IP)) {
-		if (!(ip_hdr(skb)->frag_off & htons(IP_DF)))
-			return false;	/* fragmented after encap: see README */
 		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
 			  htonl(room));
 	}
@@ -248,6 +247,31 @@ static bool seg6x_too_big(struct sk_buff *skb, const struct seg6x_lwt *sl,
 }
 
 /* ---- forwarded packets ------------------------------------------------ */
+
+static int seg6x_lwt_input(struct sk_buff *skb);
+
+static int seg6x_lwt_input_frag(struct net *net, struct sock *sk,
+				struct sk_buff *skb)
+{
+	return seg6x_lwt_input(skb);
+}
+
+/*
+ * An IPv4 packet without DF that would not fit once encapsulated.
+ * ip_do_fragment() cuts it to the MTU of the seg6x route, which the LWT
+ * headroom already lowered by the encapsulation overhead.
+ */
+static bool seg6x_too_big_v4_nodf(struct sk_buff *skb,
+				  const struct seg6x_lwt *sl,
+				  struct dst_entry *next)
+{
+	unsigned int mtu = dst_mtu(next);
+
+	if (skb->protocol != htons(ETH_P_IP) ||
+	    (ip_hdr(skb)->frag_off & htons(IP_DF)) || skb_is_gso(skb))
+		return false;
+	return skb->len + sl->overhead > mtu;
+}
 
 static struct dst_entry *seg6x_lookup_in(struct net *net, struct sk_buff *skb,
 					 struct seg6x_lwt *sl)
@@ -289,6 +313,13 @@ static int seg6x_lwt_input(struct sk_buff *skb)
 		local_bh_enable();
 	}
 
+	if (seg6x_too_big_v4_nodf(skb, sl, next)) {
+		/* IPv4 without DF may be fragmented: do it before the
+		 * encapsulation, each fragment then takes this path again.
+		 */
+		dst_release(next);
+		return ip_do_fragment(net, NULL, skb, seg6x_lwt_input_frag);
+	}
 	if (seg6x_too_big(skb, sl, next)) {
 		dst_release(next);
 		err = -EMSGSIZE;
@@ -401,7 +432,7 @@ static int seg6x_build_state(struct net *net, struct nlattr *nla,
 		return -EINVAL;
 	}
 	if (inl && !seg6x_param_allow_inline) {
-		NL_SET_ERR_MSG(extack, "seg6x: inline mode is disabled (module parameter allow_inline=0)");
+		NL_SET_ERR_MSG(extack, "seg6x: inline routes are disabled (allow_inline=0)");
 		return -EPERM;
 	}
 

@@ -337,6 +337,13 @@ static void test_flush_filters(void **state)
 	add_dump_route(AF_INET6, "fc01::", 64, 100000, LWT_TYPE, "2001:db8::1");
 	assert_int_equal(run("flush table all"), EXIT_OK);
 	assert_int_equal(nsent, 2);
+
+	/* "all" alone is short for "table all" */
+	teardown(state);
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100000, LWT_TYPE, "2001:db8::1");
+	assert_int_equal(run("flush all"), EXIT_OK);
+	assert_int_equal(nsent, 2);
 }
 
 static void test_usage_errors(void **state)
@@ -371,7 +378,7 @@ static void test_usage_errors(void **state)
 		"show table",
 		"show table 0",
 		"show dev lo",
-		"flush all",
+		"flush all tables",
 	};
 	size_t i;
 

@@ -23,8 +23,8 @@ static const char usage[] =
 	"                     segs SEG[,SEG...] [hmac KEYID] dev IFNAME\n"
 	"                     [via NEXTHOP] [table ID] [metric N]\n"
 	"       seg6ctl route del PREFIX [dev IFNAME] [table ID] [metric N]\n"
-	"       seg6ctl route show [table { ID | all }]\n"
-	"       seg6ctl route flush [table { ID | all }]\n"
+	"       seg6ctl route show [table { ID | all } | all]\n"
+	"       seg6ctl route flush [table { ID | all } | all]\n"
 	"PREFIX := ADDRESS[/LENGTH], IPv6 or IPv4\n"
 	"SEG := IPv6 address; at most 64 segments, or 14 with hmac\n"
 	"ID := { main | local | default | 1..4294967295 }, main if not given\n";

@@ -9,8 +9,21 @@ from conftest import (VERSION, ctl, load_module, module_loaded,
 from lib.netns import sh
 
 
+_marks = [0]
+
+
+def mark():
+    """Write a marker into the kernel log (never clear it: test_99 reads
+    the whole session's log)."""
+    _marks[0] += 1
+    with open("/dev/kmsg", "w") as f:
+        f.write(f"seg6x-test-mark-{_marks[0]}\n")
+
+
 def dmesg():
-    return sh(["dmesg"]).stdout
+    """Kernel log since the last mark()."""
+    log = sh(["dmesg"]).stdout
+    return log.split(f"seg6x-test-mark-{_marks[0]}", 1)[-1]
 
 
 def test_module_comes_from_dkms(seg6x):
@@ -88,7 +101,7 @@ def test_kernel_refusal_is_exit_1_with_extack(seg6x):
 def test_bad_parameter_fails_modprobe_with_log_line(param):
     if module_loaded():
         unload_module()
-    sh(["dmesg", "-C"])
+    mark()
     p = subprocess.run(["modprobe", "seg6x", param], capture_output=True,
                        text=True)
     assert p.returncode != 0
@@ -103,7 +116,7 @@ def test_bad_parameter_fails_modprobe_with_log_line(param):
 def test_explicit_slot_taken_fails_cleanly():
     if module_loaded():
         unload_module()
-    sh(["dmesg", "-C"])
+    mark()
     # 5 is the in-tree seg6, built into every Debian kernel
     p = subprocess.run(["modprobe", "seg6x", "lwt_type=5"],
                        capture_output=True, text=True)

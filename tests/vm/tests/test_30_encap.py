@@ -301,3 +301,29 @@ def test_inline_refused_when_not_allowed():
         wait_until(lambda: subprocess.run(["modprobe", "-r", "seg6x"])
                    .returncode == 0)
         load_module()
+
+
+@pytest.mark.parametrize("df", [True, False])
+def test_pmtu_ipv4(chain, df):
+    c = chain
+    enable(c, "R2", "R3")
+    route_add(c, "10.0.4.0/24", "mode", "encap", "segs",
+              f"{sid('R2')},{sid('R3')}", "dev", c.iface("R1", "R2"),
+              verb="replace")
+    rx = udp_socket(c.ns["B"], socket.AF_INET, addr4(4, "B"), PORT)
+    a = Tap(c.ns["A"], c.iface("A", "R1"))
+    payload = os.urandom(1500 - 20 - 8)        # a full-size IPv4 packet
+    a.send(Ether(dst=mac(1, 1), src=mac(1, 0)) /
+           IP(src=addr4(1, "A"), dst=addr4(4, "B"), flags="DF" if df else 0)
+           / UDP(sport=4000, dport=PORT) / Raw(payload))
+    if df:
+        def frag_needed(f):
+            return (f[12:14] == b"\x08\x00" and f[23] == 1 and
+                    f[34] == 3 and f[35] == 4)
+        got = a.collect(frag_needed, incoming_only=True)
+        assert len(got) == 1
+        assert struct.unpack("!H", got[0][40:42])[0] == 1500 - 80
+    else:
+        # fragmented before encapsulation, reassembled by B
+        assert rx.recvfrom(4096)[0] == payload
+        assert stats(c.ns["R1"])["encap"] == 2
