@@ -183,6 +183,12 @@ chmod 1777 run/lock
 ln -s /dev/shm run/shm
 # Results: host OUTDIR, writable, no caching so the host sees every write.
 mount -t 9p -o "$opts" seg6xout .$OUT || die "cannot mount output share"
+if [ -s .$OUT/cwd-mount ]; then
+	cwd=$(cat .$OUT/cwd-mount)
+	mkdir -p ".$cwd"
+	mount -t 9p -o "$opts,cache=loose,ro" seg6xcwd ".$cwd" ||
+		die "cannot mount the working directory share"
+fi
 mount -t proc proc proc
 mount -t sysfs sysfs sys
 mount -t devtmpfs devtmpfs dev
@@ -265,7 +271,7 @@ if [ -z "$outdir" ]; then
 fi
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
-rm -f "$outdir"/{cmd.sh,exit-status,dmesg.txt,console.log,output.log}
+rm -f "$outdir"/{cmd.sh,exit-status,dmesg.txt,console.log,output.log,cwd-mount}
 
 guest_path=/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/sbin:/usr/local/bin
 {
@@ -281,8 +287,7 @@ guest_path=/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/sbin:/usr/local/bin
 		esac
 	done
 	echo "cd $(printf %q "$PWD") 2>/dev/null || {"
-	echo "	echo \"run-vm.sh: $(printf %q "$PWD") not visible in the guest" \
-		"(/tmp, /var/tmp, /run are fresh tmpfs there); running in /\" >&2; cd /; }"
+	echo "	echo \"run-vm.sh: $(printf %q "$PWD") not visible in the guest\" >&2; cd /; }"
 	printf 'exec'
 	printf ' %q' "$@"
 	echo
@@ -326,6 +331,15 @@ qemu=(qemu-system-x86_64 "${accel[@]}"
 	-fsdev "local,id=seg6xout,path=$(qarg "$outdir"),security_model=none"
 	-device virtio-9p-pci,fsdev=seg6xout,mount_tag=seg6xout
 )
+# A working directory under a path the guest covers with tmpfs (CI may
+# clone into /tmp) is exported on its own and mounted at the same path.
+case $PWD/ in
+/tmp/*|/var/tmp/*|/run/*)
+	printf '%s\n' "$PWD" >"$outdir/cwd-mount"
+	qemu+=(-fsdev "local,id=seg6xcwd,path=$(qarg "$PWD"),security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=seg6xcwd,mount_tag=seg6xcwd)
+	;;
+esac
 
 qemu_pid=""
 # shellcheck disable=SC2317 # invoked by trap
