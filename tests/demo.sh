@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] || { echo "make demo: run as root" >&2; exit 2; }
 
 tests/vm/setup.sh
-kver=${SEG6X_DEMO_KERNEL:-$(tests/vm/kernels.sh | head -n 1)}
+kver=${SEG6X_DEMO_KERNEL:-$(tests/vm/kernels.sh | sed -n 1p)}
 make -s tools
 make -s KVER="$kver" dkms-install >/dev/null
 echo "== booting $kver under qemu (TCG); the demo runs inside the VM"

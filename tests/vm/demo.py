@@ -27,7 +27,7 @@ SECRET = b"demo secret"
 
 
 def say(text):
-    print(f"\n\033[1m## {text}\033[0m", flush=True)
+    print(f"\n## {text}", flush=True)
 
 
 def run(*args, ns=None, input=None):
