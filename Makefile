@@ -6,6 +6,7 @@
 #   make dkms-install    register, build and install the module with DKMS for KVER
 #   make check           unit tests + VM tests on every supported kernel
 #   make demo            boot a VM and show seg6x at work
+#   make bench           throughput ratios vs the in-tree seg6 (in a VM)
 #   make sparse | checkpatch   static checks of the module
 
 VERSION := $(shell cat VERSION)
@@ -61,6 +62,10 @@ demo:
 unit:
 	$(MAKE) -C tests/unit check
 
+# Throughput ratios in one VM run (plain forwarding, in-tree seg6, seg6x).
+bench:
+	tests/bench/run.sh $(if $(filter command line,$(origin KVER)),$(KVER))
+
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module C=2 CF="-D__CHECK_ENDIAN__" modules
 
@@ -75,4 +80,4 @@ clean:
 	rm -rf build
 
 .PHONY: all module tools install module-install tools-install dkms-src \
-	dkms-install dkms-remove check demo unit sparse checkpatch clean
+	dkms-install dkms-remove check demo unit bench sparse checkpatch clean

@@ -1,0 +1,499 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Forwarding throughput of seg6x vs the in-tree seg6, inside the VM.
+
+Runs as root in the guest (tests/bench/run.sh starts it). Topology, with
+one veth pair per generator CPU into each router:
+
+    G ==(veths)== R1 --> r1-out (dummy: the sink)
+    G ==(veths)== R2 --> r2-out (dummy: the sink)
+
+CPU 1 is the router's: RPS on every router ingress sends all routing work
+there. Every other CPU runs a pktgen thread of namespace G, flooding one
+router at a time with 100-byte IPv6/UDP frames, rate unlimited; the
+router's surplus is dropped at its backlog. The router forwards into a
+dummy device, which frees each packet on the spot: the dummy's tx counter
+is the router's throughput, and nothing downstream competes for CPU 1.
+
+Why run.sh gives the VM 4 CPUs: under TCG, pktgen makes a packet for
+about what forwarding one costs, so one generator CPU cannot saturate
+plain forwarding; three can. On a 2-core host, 4 busy vCPU threads are
+split 2 + 2 by the host's scheduler, so the router's vCPU always shares
+its core with one generator and runs at a steady half speed. (With 3
+vCPUs, whether the router has a core to itself flips from sample to
+sample, and rates with it.)
+
+R1 is measured forwarding and encapsulating. R2 is measured as a segment
+endpoint: pktgen cannot build an SRH, so a tc pedit action on G's egress
+rewrites its UDP packets in place into SRH packets (on the generator CPUs).
+
+Only ratios between cases of one run mean something: under TCG, absolute
+rates depend on the host and its load.
+"""
+import argparse
+import ipaddress
+import json
+import os
+import statistics
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "../.."))
+sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
+
+from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
+
+SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
+SECRET = "bench secret for key 7"
+
+ROUTER_CPU = 1
+GEN_CPUS = [c for c in range(os.cpu_count()) if c != ROUTER_CPU]
+PKT_SIZE = 100               # Ethernet frame, without FCS
+# Room for the generators' bursts while the router CPU is descheduled by
+# the host (TCG): a short backlog would drop while the router idles.
+BACKLOG = 10000
+
+# Namespaces: a prefix of our own, so a test run's names never clash.
+NS = {n: f"bx{n}" for n in ("G", "R1", "R2")}
+
+# D1 is reached through R1, D2 through R2. The SIDs of R1's encap routes
+# lead into R1's sink; R2's SID is on its loopback; TRANSIT is a segment
+# that R2 merely forwards to.
+D1, D1_NET = "fc00:d1::1", "fc00:d1::/64"
+D2, D2_NET = "fc00:d2::1", "fc00:d2::/64"
+TRANSIT, TRANSIT_NET = "fc00:d3::1", "fc00:d3::/64"
+R1_SEGS = "fc00:e1::1,fc00:e1::2"
+R2_SID = "fc00:ff::2"
+
+
+def gen_dev(k, cpu):
+    """G's veth towards router Rk, fed by the pktgen thread of `cpu`."""
+    return f"g{k}c{cpu}"
+
+
+def in_dev(k, cpu):
+    """Router Rk's end of that veth."""
+    return f"r{k}c{cpu}"
+
+
+def in_mac(k, cpu):
+    return f"02:00:00:{k:02x}:{cpu:02x}:01"
+
+
+def ctl(*args, ns, input=None):
+    """seg6ctl in namespace `ns`; raises on failure."""
+    sh([SEG6CTL, "-n", NS[ns]] + [str(a) for a in args], input=input)
+
+
+def ip(ns, *lines):
+    ip_batch(NS[ns], list(lines))
+
+
+def tc(*args):
+    sh(["tc", "-n", NS["G"]] + list(args))
+
+
+# --- topology --------------------------------------------------------------
+
+def build():
+    sh(["modprobe", "pktgen"])
+    sh(["modprobe", "seg6x"])
+    with open("/proc/sys/net/core/netdev_max_backlog", "w") as f:
+        f.write(str(BACKLOG))
+    ip_batch(None, [f"netns add {n}" for n in NS.values()])
+    for n in NS.values():
+        sysctl(n, "net.ipv6.conf.default.accept_dad", 0)
+        sysctl(n, "net.ipv6.conf.all.accept_dad", 0)
+        sysctl(n, "net.ipv6.conf.all.forwarding", 1)
+    ip_batch(None, [
+        f"link add {gen_dev(k, c)} netns {NS['G']} type veth "
+        f"peer name {in_dev(k, c)} netns {NS[f'R{k}']} "
+        f"address {in_mac(k, c)}"
+        for k in (1, 2) for c in GEN_CPUS])
+
+    ip("G", "link set lo up",
+       *[f"link set {gen_dev(k, c)} up" for k in (1, 2) for c in GEN_CPUS])
+    for k in (1, 2):
+        # the sink: a dummy device frees what it is sent; it is NOARP, so
+        # the next hop needs no neighbour entry
+        ip(f"R{k}", "link set lo up",
+           *[f"link set {in_dev(k, c)} up" for c in GEN_CPUS],
+           f"link add r{k}-out type dummy", f"link set r{k}-out up",
+           f"addr add fc00:{k}0::1/64 dev r{k}-out nodad")
+    ip("R1",     # the route to D1 is the case's
+       # the in-tree seg6 routes the outer packet by its first segment
+       "route add fc00:e1::/64 via fc00:10::2 dev r1-out",
+       "sr tunsrc set fc00:10::1")
+    ip("R2",
+       f"addr add {R2_SID}/128 dev lo",
+       f"route add {D2_NET} via fc00:20::2 dev r2-out",
+       f"route add {TRANSIT_NET} via fc00:20::2 dev r2-out")
+    # the in-tree key, once (seg6x's go with the module: set per case)
+    sh(["ip", "-n", NS["R1"], "sr", "hmac", "set", "7", "sha256"],
+       input=SECRET + "\n")
+    for k in (1, 2):
+        # sysfs shows a namespace's devices only when mounted inside it,
+        # which `ip netns exec` does
+        sh(["ip", "netns", "exec", NS[f"R{k}"], "sh", "-c",
+            "; ".join(f"echo {1 << ROUTER_CPU:x} > /sys/class/net/"
+                      f"{in_dev(k, c)}/queues/rx-0/rps_cpus"
+                      for c in GEN_CPUS)])
+    for c in GEN_CPUS:
+        tc("qdisc", "add", "dev", gen_dev(2, c), "clsact")
+
+
+def destroy():
+    for n in NS.values():
+        sh(["ip", "netns", "del", n], check=False)
+
+
+def srh_pedit(first):
+    """tc pedit that makes pktgen's IPv6/UDP packets to `first` carry an
+    SRH with segments (first, D2), Segments Left 1, in the bytes where
+    UDP and pktgen's header were (the payload length stays right)."""
+    words = [0x3B040401,        # next header 59 (none), hdrlen 4, type 4, SL 1
+             0x01000000]        # last entry 1, flags 0, tag 0
+    for seg in (D2, first):     # Segment List[0] is the last segment
+        b = ipaddress.IPv6Address(seg).packed
+        words += [int.from_bytes(b[i:i + 4], "big") for i in (0, 4, 8, 12)]
+    keys = ["munge", "offset", "6", "u8", "set", "43"]   # IPv6 next header
+    for i, w in enumerate(words):
+        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
+    for c in GEN_CPUS:
+        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
+           "action", "pedit", *keys)
+
+
+def srh_pedit_del():
+    for c in GEN_CPUS:
+        tc("filter", "del", "dev", gen_dev(2, c), "egress")
+
+
+# --- cases -----------------------------------------------------------------
+
+class Case:
+    """One configuration; out_bytes: the frame size it must send out."""
+
+    def __init__(self, name, router, what, setup, teardown, dst6=None,
+                 out_bytes=PKT_SIZE):
+        self.name, self.router, self.what = name, router, what
+        self.setup, self.teardown = setup, teardown
+        self.dst6 = dst6 or (D1 if router == "R1" else R2_SID)
+        self.out_bytes = out_bytes
+
+
+def r1_route(spec):
+    return (lambda: ip("R1", f"route add {D1_NET} {spec}"),
+            lambda: ip("R1", f"route del {D1_NET}"))
+
+
+def r1_seg6x(hmac):
+    def setup():
+        ctl("tunsrc", "set", "fc00:10::1", ns="R1")
+        extra = []
+        if hmac:
+            ctl("hmac", "set", 7, "sha256", ns="R1", input=SECRET + "\n")
+            extra = ["hmac", 7]
+        ctl("route", "add", D1_NET, "mode", "encap", "segs", R1_SEGS,
+            *extra, "dev", "r1-out", "via", "fc00:10::2", ns="R1")
+
+    def teardown():
+        ctl("route", "flush", ns="R1")
+        if hmac:
+            ctl("hmac", "del", 7, ns="R1")
+    return setup, teardown
+
+
+def r1_unloaded():
+    """Plain forwarding with seg6x out of the kernel: its PRE_ROUTING
+    hook sees every IPv6 packet of every namespace while it is loaded."""
+    setup, teardown = r1_route("via fc00:10::2 dev r1-out")
+
+    def s():
+        sh(["modprobe", "-r", "seg6x"])
+        setup()
+
+    def t():
+        teardown()
+        sh(["modprobe", "seg6x"])
+    return s, t
+
+
+def r2_intree(on):
+    sysctl(NS["R2"], "net.ipv6.conf.all.seg6_enabled", int(on))
+    for c in GEN_CPUS:
+        sysctl(NS["R2"], f"net.ipv6.conf.{in_dev(2, c)}.seg6_enabled",
+               int(on))
+
+
+def r2_seg6x(on):
+    ctl("iface", "set", "default", "seg6_enabled", int(on), ns="R2")
+
+
+def cases():
+    fwd = "via fc00:10::2 dev r1-out"
+    encap = f"encap seg6 mode encap segs {R1_SEGS}"
+    # what encapsulation adds: outer IPv6 header, SRH with 2 segments;
+    # and the HMAC TLV
+    ENCAP, HMAC = 40 + 8 + 2 * 16, 40
+    return [
+        Case("fwd", "R1", "plain IPv6 forwarding (the reference)",
+             *r1_route(fwd)),
+        Case("fwd-unloaded", "R1", "plain forwarding, seg6x not loaded",
+             *r1_unloaded()),
+        Case("seg6-encap", "R1", "in-tree seg6 encap, 2 segments",
+             *r1_route(f"{encap} dev r1-out"),
+             out_bytes=PKT_SIZE + ENCAP),
+        Case("seg6x-encap", "R1", "seg6x encap, 2 segments",
+             *r1_seg6x(False), out_bytes=PKT_SIZE + ENCAP),
+        Case("seg6-encap-hmac", "R1", "in-tree seg6 encap + HMAC sha256",
+             *r1_route(f"{encap} hmac 7 dev r1-out"),
+             out_bytes=PKT_SIZE + ENCAP + HMAC),
+        Case("seg6x-encap-hmac", "R1", "seg6x encap + HMAC sha256",
+             *r1_seg6x(True), out_bytes=PKT_SIZE + ENCAP + HMAC),
+        # End changes no size: that packets come out at all shows it
+        # worked (R2 would drop them at local delivery otherwise)
+        Case("fwd-srh", "R2", "transit forwarding of SRH packets",
+             lambda: srh_pedit(TRANSIT), srh_pedit_del, dst6=TRANSIT),
+        Case("seg6-end", "R2", "in-tree seg6 End (seg6_enabled sysctls)",
+             lambda: (srh_pedit(R2_SID), r2_intree(True)),
+             lambda: (srh_pedit_del(), r2_intree(False))),
+        Case("seg6x-end", "R2", "seg6x End (seg6_enabled 1)",
+             lambda: (srh_pedit(R2_SID), r2_seg6x(True)),
+             lambda: (srh_pedit_del(), r2_seg6x(False))),
+    ]
+
+
+# --- generator and counters ------------------------------------------------
+
+class Pktgen:
+    """pktgen of namespace G (/proc/net/pktgen is per namespace)."""
+
+    def __init__(self):
+        self.runner = None
+
+    def _write(self, name, cmd):
+        # /proc/thread-self/net, not /proc/net (the namespace of the
+        # thread group leader): start() writes from another thread
+        with inside(NS["G"]):
+            with open(f"/proc/thread-self/net/pktgen/{name}", "wb",
+                      buffering=0) as f:
+                # pgctrl overwrites the last byte with NUL: end with \n
+                f.write(cmd.encode() + b"\n")
+
+    def configure(self, router, dst6):
+        k = int(router[1])
+        for c in GEN_CPUS:
+            dev = gen_dev(k, c)
+            self._write(f"kpktgend_{c}", "rem_device_all")
+            self._write(f"kpktgend_{c}", f"add_device {dev}")
+            for cmd in ("count 0",          # until stopped
+                        "clone_skb 0",      # a fresh skb each time: the
+                                            # router modifies and keeps it
+                        f"pkt_size {PKT_SIZE}", "delay 0",
+                        "flag NO_TIMESTAMP",
+                        f"dst_mac {in_mac(k, c)}",
+                        f"src6 fc00:{k}::{c + 1}", f"dst6 {dst6}",
+                        "udp_src_min 4000", "udp_src_max 4000",
+                        "udp_dst_min 5000", "udp_dst_max 5000",
+                        # R2's SRH is added by tc egress, which start_xmit
+                        # (cheaper) would skip
+                        "xmit_mode " + ("queue_xmit" if k == 2
+                                        else "start_xmit")):
+                self._write(dev, cmd)
+
+    def start(self):
+        # writing "start" returns only once pktgen stops: use a thread
+        self.runner = threading.Thread(
+            target=self._write, args=("pgctrl", "start"), daemon=True)
+        self.runner.start()
+
+    def stop(self):
+        self._write("pgctrl", "stop")
+        self.runner.join(timeout=10)
+
+
+def netdev(ns):
+    """{ifname: (rx_dropped, tx_bytes, tx_packets)}"""
+    with inside(NS[ns]):
+        with open("/proc/thread-self/net/dev") as f:
+            lines = f.readlines()[2:]
+    out = {}
+    for line in lines:
+        name, rest = line.split(":", 1)
+        v = [int(x) for x in rest.split()]
+        out[name.strip()] = (v[3], v[8], v[9])
+    return out
+
+
+def idle_secs(cpu):
+    """Idle + iowait time of `cpu` so far (precise on NO_HZ kernels)."""
+    with open("/proc/stat") as f:
+        for line in f:
+            v = line.split()
+            if v[0] == f"cpu{cpu}":
+                return (int(v[4]) + int(v[5])) / os.sysconf("SC_CLK_TCK")
+    raise RuntimeError(f"cpu{cpu} not in /proc/stat")
+
+
+def snapshot(router):
+    return netdev(router), idle_secs(ROUTER_CPU), time.monotonic()
+
+
+def measure(case, gen, secs, warmup):
+    r = case.router
+    k = int(r[1])
+    case.setup()
+    try:
+        gen.configure(r, case.dst6)
+        gen.start()
+        time.sleep(warmup)
+        c0, idle0, t0 = snapshot(r)
+        time.sleep(secs)
+        c1, idle1, t1 = snapshot(r)
+        gen.stop()
+    finally:
+        case.teardown()
+
+    def delta(dev, i):
+        return c1[dev][i] - c0[dev][i]
+    dropped = sum(delta(in_dev(k, c), 0) for c in GEN_CPUS)
+    out_bytes, out = delta(f"r{k}-out", 1), delta(f"r{k}-out", 2)
+    return {"pps": out / (t1 - t0),
+            # the router CPU's busy share: below 100% the generators, not
+            # the router, set the pace
+            "busy": min(1.0, max(0.0, 1 - (idle1 - idle0) / (t1 - t0))),
+            # offered packets dropped at the router's backlog (what it
+            # accepted came out: the backlog is bounded)
+            "drop": dropped / max(1, out + dropped),
+            # frame size leaving the router: tells plain, encapsulated
+            # and signed packets apart
+            "bytes": out_bytes / out if out else 0.0}
+
+
+# --- report ----------------------------------------------------------------
+
+def summarize(cs, samples):
+    rows = []
+    for c in cs:
+        ss = samples[c.name]
+        pps = [s["pps"] for s in ss]
+
+        def med(key):
+            return statistics.median(s[key] for s in ss)
+        rows.append({
+            "case": c.name, "router": c.router, "what": c.what,
+            "kpps": [round(x / 1000, 2) for x in pps],
+            "median_kpps": round(statistics.median(pps) / 1000, 2),
+            "min_kpps": round(min(pps) / 1000, 2),
+            "max_kpps": round(max(pps) / 1000, 2),
+            "cpu_pct": round(100 * med("busy"), 1),
+            "drop_pct": round(100 * med("drop"), 1),
+            "out_bytes": round(med("bytes")),
+            "expected_bytes": c.out_bytes,
+        })
+    ref = next(r for r in rows if r["case"] == "fwd")["median_kpps"]
+    for r in rows:
+        r["ratio"] = round(r["median_kpps"] / ref, 3) if ref else 0.0
+    return rows
+
+
+def print_table(rows, meta):
+    print(f"\nseg6x forwarding benchmark on {meta['kernel']}: "
+          f"{meta['reps']} x {meta['secs']:g} s per case, interleaved; "
+          f"{PKT_SIZE}-byte frames; router on CPU {ROUTER_CPU}, pktgen on "
+          f"CPU {','.join(map(str, GEN_CPUS))}")
+    hdr = (f"{'case':<17} {'at':<3} {'kpps':>6} {'min':>6} {'max':>6} "
+           f"{'vs fwd':>6} {'cpu%':>4} {'drop%':>5} {'B/pkt':>5}  what")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        bad = "!" if r["out_bytes"] != r["expected_bytes"] else " "
+        print(f"{r['case']:<17} {r['router']:<3} {r['median_kpps']:>6.1f} "
+              f"{r['min_kpps']:>6.1f} {r['max_kpps']:>6.1f} "
+              f"{r['ratio']:>6.2f} {r['cpu_pct']:>4.0f} "
+              f"{r['drop_pct']:>5.0f} {r['out_bytes']:>4}{bad}  "
+              f"{r['what']}")
+    print("kpps: packets/s out of the router, thousands (median, min, max); "
+          "vs fwd: median / fwd's\ncpu%: router CPU busy; drop%: offered "
+          "packets its backlog dropped; B/pkt: frame size out")
+    low = [r["case"] for r in rows if r["cpu_pct"] < 95]
+    if low:
+        print("WARNING: router CPU not saturated in " + ", ".join(low) +
+              ": the generators set the rate there (see SEG6X_VM_SMP)")
+    bad = [r["case"] for r in rows if r["out_bytes"] != r["expected_bytes"]]
+    if bad:
+        print("WARNING: unexpected frame size out in " + ", ".join(bad) +
+              ": those cases did not do what they say")
+    spread = [r["case"] for r in rows if r["median_kpps"] and
+              (r["max_kpps"] - r["min_kpps"]) / r["median_kpps"] > 0.3]
+    if spread:
+        print("note: samples spread by more than 30% in " +
+              ", ".join(spread) + " (a busy host?)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-r", "--reps", type=int,
+                    default=int(os.environ.get("SEG6X_BENCH_REPS", 5)),
+                    help="samples per case (default 5)")
+    ap.add_argument("-s", "--secs", type=float,
+                    default=float(os.environ.get("SEG6X_BENCH_SECS", 3)),
+                    help="length of one sample in seconds (default 3)")
+    ap.add_argument("-w", "--warmup", type=float, default=0.5,
+                    help="seconds of traffic before a sample (default 0.5)")
+    ap.add_argument("-k", "--cases", help="comma-separated subset "
+                    "(fwd is always measured: it is the reference)")
+    args = ap.parse_args()
+
+    if os.geteuid() != 0 or not os.environ.get("SEG6X_VM"):
+        sys.exit("bench.py: runs in the VM, as root: use tests/bench/run.sh")
+    if os.cpu_count() < 2:
+        sys.exit("bench.py: needs at least 2 CPUs (generator and router)")
+
+    cs = cases()
+    if args.cases:
+        want = set(args.cases.split(",")) | {"fwd"}
+        unknown = want - {c.name for c in cs}
+        if unknown:
+            sys.exit(f"bench.py: unknown case(s): {', '.join(unknown)}")
+        cs = [c for c in cs if c.name in want]
+
+    # keep this process and its children off the router's CPU
+    os.sched_setaffinity(0, GEN_CPUS)
+    destroy()
+    build()
+    gen = Pktgen()
+    samples = {c.name: [] for c in cs}
+    try:
+        for rep in range(args.reps):
+            # rotate the order, so that no case always follows the same one
+            order = cs[rep % len(cs):] + cs[:rep % len(cs)]
+            for c in order:
+                s = measure(c, gen, args.secs, args.warmup)
+                samples[c.name].append(s)
+                print(f"  rep {rep + 1}/{args.reps} {c.name:<17} "
+                      f"{s['pps'] / 1000:6.1f} kpps  cpu "
+                      f"{100 * s['busy']:3.0f}%  drop "
+                      f"{100 * s['drop']:3.0f}%  {s['bytes']:4.0f} B",
+                      flush=True)
+    finally:
+        destroy()
+
+    meta = {"kernel": os.uname().release, "reps": args.reps,
+            "secs": args.secs, "pkt_size": PKT_SIZE,
+            "cpus": os.cpu_count(), "router_cpu": ROUTER_CPU,
+            "generator_cpus": GEN_CPUS}
+    rows = summarize(cs, samples)
+    print_table(rows, meta)
+    out = os.environ.get("SEG6X_OUT")
+    if out:
+        with open(os.path.join(out, "bench.json"), "w") as f:
+            json.dump(dict(meta, cases=rows), f, indent=2)
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
