@@ -436,6 +436,38 @@ static void test_info(void **state)
 	assert_int_equal(run(do_info, "extra"), EXIT_USAGE);
 }
 
+static void test_abbreviations(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	char *out;
+	int status;
+
+	(void)state;
+	/* "s" is set or show: ambiguous, so nothing is sent. */
+	assert_int_equal(run(do_hmac, "s 7 sha256"), EXIT_USAGE);
+	assert_int_equal(run(do_iface, "s default seg6_enabled 1"), EXIT_USAGE);
+	assert_int_equal(nsent, 0);
+
+	assert_int_equal(run(do_iface, "se default seg6_enabled 1"), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_IFACE_SET, tb);
+	assert_int_equal(run(do_hmac, "d 7"), EXIT_OK);
+	parse_sent(1, SEG6X_CMD_HMAC_DEL, tb);
+	assert_int_equal(run(do_hmac, "delete 8"), EXIT_OK);
+	parse_sent(2, SEG6X_CMD_HMAC_DEL, tb);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_HMAC_KEYID]), 8);
+	assert_int_equal(run(do_tunsrc, "sh"), EXIT_OK);
+	parse_sent(3, SEG6X_CMD_TUNSRC_GET, tb);
+	out = run_output(do_stats, "r", &status);
+	assert_int_equal(status, EXIT_OK);
+	free(out);
+	parse_sent(4, SEG6X_CMD_STATS_RESET, tb);
+	assert_int_equal(run(do_info, "x"), EXIT_USAGE);
+	out = run_output(do_info, "h", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_true(!strncmp(out, "Usage: seg6ctl info", 19));
+	free(out);
+}
+
 static void test_help(void **state)
 {
 	int (*const objects[])(int, char **) = {
@@ -468,6 +500,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tunsrc, teardown),
 		cmocka_unit_test_teardown(test_stats, teardown),
 		cmocka_unit_test_teardown(test_info, teardown),
+		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_help, teardown),
 	};
 

@@ -428,6 +428,30 @@ static void test_segment_limits(void **state)
 	assert_int_equal(nsent, 2);
 }
 
+static void test_abbreviations(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+
+	(void)state;
+	/* As ip reads them: "a" is add, "r" replace, "ls" show. */
+	assert_int_equal(run("a fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_EXCL);
+	assert_int_equal(run("rep fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_true(nlmsg_hdr(sent[1])->nlmsg_flags & NLM_F_REPLACE);
+	parse_sent(1, RTM_NEWROUTE, tb);
+	assert_int_equal(run("ls"), EXIT_OK);
+	assert_int_equal(run("list table all"), EXIT_OK);
+	assert_int_equal(run("lst"), EXIT_OK);
+	assert_int_equal(run("sh"), EXIT_OK);
+	assert_int_equal(run("f"), EXIT_OK);
+	assert_int_equal(nsent, 2);
+	/* Not a prefix of any command, or longer than one. */
+	assert_int_equal(run_quiet("addd fc00::/64 mode encap segs 2001:db8::1 dev lo"),
+			 EXIT_USAGE);
+	assert_int_equal(run_quiet("x"), EXIT_USAGE);
+	assert_int_equal(nsent, 2);
+}
+
 static void test_unknown_device(void **state)
 {
 	(void)state;
@@ -447,6 +471,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_flush_filters, teardown),
 		cmocka_unit_test_teardown(test_usage_errors, teardown),
 		cmocka_unit_test_teardown(test_segment_limits, teardown),
+		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
 	};
 

@@ -14,9 +14,107 @@ int cli_help(const char *usage)
 	return EXIT_OK;
 }
 
-bool cli_is(int argc, char **argv, const char *cmd)
+/* The name that listings give @cmd: that of its first synonym. */
+static const char *canonical(const struct cli_cmd *cmds,
+			     const struct cli_cmd *cmd)
 {
-	return argc > 0 && !strcmp(argv[0], cmd);
+	for (; cmds->name; cmds++)
+		if (cmds->fn == cmd->fn)
+			return cmds->name;
+	return cmd->name;
+}
+
+const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word,
+				 bool *ambiguous)
+{
+	const struct cli_cmd *found = NULL;
+	size_t len = strlen(word);
+	const struct cli_cmd *c;
+
+	*ambiguous = false;
+	for (c = cmds; c->name; c++)
+		if (!strcmp(c->name, word))
+			return c;
+	if (!len)
+		return NULL;
+	for (c = cmds; c->name; c++) {
+		if (strncmp(c->name, word, len))
+			continue;
+		if (found && found->fn != c->fn) {
+			*ambiguous = true;
+			return NULL;
+		}
+		if (!found)
+			found = c;
+	}
+	return found;
+}
+
+/* "a, b, c": the commands (not synonyms) that @word is a prefix of. */
+static void candidates(const struct cli_cmd *cmds, const char *word,
+		       char *buf, size_t size)
+{
+	size_t len = strlen(word), used = 0;
+	const struct cli_cmd *c, *d;
+
+	buf[0] = '\0';
+	for (c = cmds; c->name; c++) {
+		const char *name;
+		bool seen = false;
+
+		if (strncmp(c->name, word, len))
+			continue;
+		/* Once per command, under its own name. */
+		for (d = cmds; d < c; d++)
+			if (d->fn == c->fn && !strncmp(d->name, word, len))
+				seen = true;
+		if (seen)
+			continue;
+		name = canonical(cmds, c);
+		if (strncmp(name, word, len))
+			name = c->name;
+		used += (size_t)snprintf(buf + used, size > used ? size - used : 0,
+					 "%s%s", used ? ", " : "", name);
+	}
+}
+
+int cli_dispatch(const char *object, const struct cli_cmd *cmds,
+		 int argc, char **argv)
+{
+	const char *what = object ? "command" : "object";
+	const struct cli_cmd *cmd;
+	bool ambiguous;
+	char list[256];
+
+	if (argc == 0)
+		return cmds[0].fn(0, argv);
+	cmd = cli_lookup(cmds, argv[0], &ambiguous);
+	if (cmd)
+		return cmd->fn(argc - 1, argv + 1);
+	if (ambiguous) {
+		candidates(cmds, argv[0], list, sizeof(list));
+		return usage_error(object, "ambiguous %s \"%s\" (%s)", what,
+				   argv[0], list);
+	}
+	return usage_error(object, "unknown %s \"%s\"", what, argv[0]);
+}
+
+int cli_keys(const char *object, int argc, char **argv,
+	     const char *const *keys, size_t n, unsigned int allowed,
+	     const char **val)
+{
+	for (; argc > 0; argc -= 2, argv += 2) {
+		int key = parse_keyword(argv[0], keys, n);
+
+		if (key < 0 || !(allowed & 1u << key))
+			return usage_error(object, "unknown argument \"%s\"", argv[0]);
+		if (argc < 2)
+			return usage_error(object, "%s needs a value", argv[0]);
+		if (val[key])
+			return usage_error(object, "%s given twice", argv[0]);
+		val[key] = argv[1];
+	}
+	return EXIT_OK;
 }
 
 static int number_error(const char *object, const char *what, const char *s,

@@ -80,6 +80,8 @@ static int read_secret(const char *path, struct secret *s)
 	return EXIT_OK;
 }
 
+static const char *const set_keys[] = { "secret-file" };
+
 static int hmac_set(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -101,15 +103,10 @@ static int hmac_set(int argc, char **argv)
 		return usage_error("hmac", "unknown algorithm \"%s\" (sha1 or sha256)",
 				   argv[1]);
 
-	for (argc -= 2, argv += 2; argc > 0; argc -= 2, argv += 2) {
-		if (strcmp(argv[0], "secret-file"))
-			return usage_error("hmac", "unknown argument \"%s\"", argv[0]);
-		if (argc < 2)
-			return usage_error("hmac", "secret-file needs a PATH");
-		if (path)
-			return usage_error("hmac", "secret-file given twice");
-		path = argv[1];
-	}
+	status = cli_keys("hmac", argc - 2, argv + 2, set_keys,
+			  ARRAY_SIZE(set_keys), 1u, &path);
+	if (status)
+		return status;
 	if (!path && opts.stdin_busy)
 		return usage_error("hmac",
 				   "standard input holds the batch: give the secret with secret-file");
@@ -185,12 +182,13 @@ static int print_key(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-static int hmac_show(int argc)
+static int hmac_show(int argc, char **argv)
 {
 	struct json_writer jw;
 	struct nl_msg *msg;
 	int status;
 
+	(void)argv;
 	if (argc > 0)
 		return usage_error("hmac", "too many arguments");
 	msg = genl_msg(SEG6X_CMD_HMAC_GET, NLM_F_DUMP);
@@ -207,15 +205,26 @@ static int hmac_show(int argc)
 	return status;
 }
 
+static int hmac_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl hmac" alone does. */
+static const struct cli_cmd hmac_cmds[] = {
+	{ "show",	hmac_show,	"list key ids and algorithms" },
+	{ "list",	hmac_show,	NULL },
+	{ "ls",		hmac_show,	NULL },
+	{ "set",	hmac_set,	"add or replace a key" },
+	{ "del",	hmac_del,	"delete a key" },
+	{ "delete",	hmac_del,	NULL },
+	{ "help",	hmac_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 int do_hmac(int argc, char **argv)
 {
-	if (argc == 0 || cli_is(argc, argv, "show"))
-		return hmac_show(argc ? argc - 1 : 0);
-	if (cli_is(argc, argv, "set"))
-		return hmac_set(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "del"))
-		return hmac_del(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	return usage_error("hmac", "unknown command \"%s\"", argv[0]);
+	return cli_dispatch("hmac", hmac_cmds, argc, argv);
 }

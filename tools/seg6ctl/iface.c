@@ -40,34 +40,38 @@ struct iface_settings {
 	int32_t require;
 };
 
+enum { KEY_ENABLED, KEY_REQUIRE, NR_KEYS };
+
+static const char *const key_names[NR_KEYS] = {
+	[KEY_ENABLED]	= "seg6_enabled",
+	[KEY_REQUIRE]	= "require_hmac",
+};
+
 static int parse_settings(int argc, char **argv, struct iface_settings *set)
 {
+	const char *val[NR_KEYS] = { NULL };
 	int status;
 
-	for (; argc > 0; argc -= 2, argv += 2) {
-		bool enabled = !strcmp(argv[0], "seg6_enabled");
-
-		if (!enabled && strcmp(argv[0], "require_hmac"))
-			return usage_error("iface", "unknown argument \"%s\"", argv[0]);
-		if (argc < 2)
-			return usage_error("iface", "%s needs a value", argv[0]);
-		if (enabled ? set->has_enabled : set->has_require)
-			return usage_error("iface", "%s given twice", argv[0]);
-
-		if (enabled) {
-			status = cli_u32("iface", "seg6_enabled", argv[1], 0, 1,
-					 &set->enabled);
-			set->has_enabled = true;
-		} else {
-			status = cli_s32("iface", "require_hmac", argv[1], -1, 1,
-					 &set->require);
-			set->has_require = true;
-		}
+	status = cli_keys("iface", argc, argv, key_names, NR_KEYS,
+			  (1u << NR_KEYS) - 1, val);
+	if (status)
+		return status;
+	if (!val[KEY_ENABLED] && !val[KEY_REQUIRE])
+		return usage_error("iface", "nothing to set (seg6_enabled, require_hmac)");
+	if (val[KEY_ENABLED]) {
+		status = cli_u32("iface", "seg6_enabled", val[KEY_ENABLED], 0, 1,
+				 &set->enabled);
 		if (status)
 			return status;
+		set->has_enabled = true;
 	}
-	if (!set->has_enabled && !set->has_require)
-		return usage_error("iface", "nothing to set (seg6_enabled, require_hmac)");
+	if (val[KEY_REQUIRE]) {
+		status = cli_s32("iface", "require_hmac", val[KEY_REQUIRE], -1, 1,
+				 &set->require);
+		if (status)
+			return status;
+		set->has_require = true;
+	}
 	return EXIT_OK;
 }
 
@@ -169,15 +173,24 @@ static int iface_show(int argc, char **argv)
 	return status;
 }
 
+static int iface_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl iface" alone does. */
+static const struct cli_cmd iface_cmds[] = {
+	{ "show",	iface_show,	"list the policy of every interface" },
+	{ "list",	iface_show,	NULL },
+	{ "ls",		iface_show,	NULL },
+	{ "set",	iface_set,	"set an interface's or the default policy" },
+	{ "help",	iface_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 int do_iface(int argc, char **argv)
 {
-	if (argc == 0)
-		return iface_show(0, argv);
-	if (cli_is(argc, argv, "show"))
-		return iface_show(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "set"))
-		return iface_set(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	return usage_error("iface", "unknown command \"%s\"", argv[0]);
+	return cli_dispatch("iface", iface_cmds, argc, argv);
 }

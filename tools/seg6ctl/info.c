@@ -75,20 +75,37 @@ static void print_info(const struct seg6x_info *info)
 	json_close_object(&jw);
 }
 
-int do_info(int argc, char **argv)
+static int info_show(int argc, char **argv)
 {
 	struct seg6x_info info;
 	int status;
 
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	if (argc > 0 && !cli_is(argc, argv, "show"))
-		return usage_error("info", "unknown argument \"%s\"", argv[0]);
-	if (argc > 1)
+	(void)argv;
+	if (argc > 0)
 		return usage_error("info", "too many arguments");
-
 	status = seg6x_info_get(&info);
 	if (!status)
 		print_info(&info);
 	return status;
+}
+
+static int info_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl info" alone does. */
+static const struct cli_cmd info_cmds[] = {
+	{ "show",	info_show,	"describe the loaded module" },
+	{ "list",	info_show,	NULL },
+	{ "ls",		info_show,	NULL },
+	{ "help",	info_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
+int do_info(int argc, char **argv)
+{
+	return cli_dispatch("info", info_cmds, argc, argv);
 }

@@ -55,22 +55,10 @@ static const char *const key_names[NR_KEYS] = {
 #define KEYS_DEL	(1u << KEY_DEV | 1u << KEY_TABLE | 1u << KEY_METRIC)
 #define KEYS_SHOW	(1u << KEY_TABLE)
 
-/* Sorts "KEY VALUE" pairs into @val by key, rejecting what @allowed lacks. */
 static int collect_keys(int argc, char **argv, unsigned int allowed,
 			const char *val[NR_KEYS])
 {
-	for (; argc > 0; argc -= 2, argv += 2) {
-		int key = parse_keyword(argv[0], key_names, NR_KEYS);
-
-		if (key < 0 || !(allowed & 1u << key))
-			return usage_error("route", "unknown argument \"%s\"", argv[0]);
-		if (argc < 2)
-			return usage_error("route", "%s needs a value", argv[0]);
-		if (val[key])
-			return usage_error("route", "%s given twice", argv[0]);
-		val[key] = argv[1];
-	}
-	return EXIT_OK;
+	return cli_keys("route", argc, argv, key_names, NR_KEYS, allowed, val);
 }
 
 static int get_prefix(const char *s, struct inet_prefix *dst)
@@ -425,21 +413,39 @@ static int route_flush(int argc, char **argv)
 	return status;
 }
 
+static int route_create(int argc, char **argv)
+{
+	return route_add(argc, argv, NLM_F_CREATE | NLM_F_EXCL);
+}
+
+static int route_replace(int argc, char **argv)
+{
+	return route_add(argc, argv, NLM_F_CREATE | NLM_F_REPLACE);
+}
+
+static int route_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl route" alone does. */
+static const struct cli_cmd route_cmds[] = {
+	{ "show",	route_show,	"list seg6x routes" },
+	{ "list",	route_show,	NULL },
+	{ "ls",		route_show,	NULL },
+	{ "lst",	route_show,	NULL },
+	{ "add",	route_create,	"add a route" },
+	{ "replace",	route_replace,	"add a route or replace one" },
+	{ "del",	route_del,	"delete a route" },
+	{ "delete",	route_del,	NULL },
+	{ "flush",	route_flush,	"delete seg6x routes" },
+	{ "help",	route_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 int do_route(int argc, char **argv)
 {
-	if (argc == 0)
-		return route_show(0, argv);
-	if (cli_is(argc, argv, "show"))
-		return route_show(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "add"))
-		return route_add(argc - 1, argv + 1, NLM_F_CREATE | NLM_F_EXCL);
-	if (cli_is(argc, argv, "replace"))
-		return route_add(argc - 1, argv + 1, NLM_F_CREATE | NLM_F_REPLACE);
-	if (cli_is(argc, argv, "del"))
-		return route_del(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "flush"))
-		return route_flush(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	return usage_error("route", "unknown command \"%s\"", argv[0]);
+	return cli_dispatch("route", route_cmds, argc, argv);
 }

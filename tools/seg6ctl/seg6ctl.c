@@ -26,18 +26,6 @@
 
 struct options opts;
 
-static const struct object {
-	const char *name;
-	int (*run)(int argc, char **argv);
-} objects[] = {
-	{ "route",	do_route },
-	{ "hmac",	do_hmac },
-	{ "tunsrc",	do_tunsrc },
-	{ "iface",	do_iface },
-	{ "stats",	do_stats },
-	{ "info",	do_info },
-};
-
 static const char usage[] =
 	"Usage: seg6ctl [OPTIONS] OBJECT { COMMAND | help } [ARGS]\n"
 	"       seg6ctl [OPTIONS] -b FILE\n"
@@ -52,16 +40,27 @@ static const char usage[] =
 	"  -V, --version      print the version and exit\n"
 	"  -h, --help         print this help and exit\n";
 
+static int do_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+static const struct cli_cmd objects[] = {
+	{ "route",	do_route,	"routes with SRv6 encapsulation or insertion" },
+	{ "hmac",	do_hmac,	"HMAC keys" },
+	{ "tunsrc",	do_tunsrc,	"source address of encapsulated packets" },
+	{ "iface",	do_iface,	"per-interface policy" },
+	{ "stats",	do_stats,	"counters" },
+	{ "info",	do_info,	"the loaded module" },
+	{ "help",	do_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 static int run_object(int argc, char **argv)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(objects); i++)
-		if (!strcmp(argv[0], objects[i].name))
-			return objects[i].run(argc - 1, argv + 1);
-	if (!strcmp(argv[0], "help"))
-		return cli_help(usage);
-	return usage_error(NULL, "unknown object \"%s\"", argv[0]);
+	return cli_dispatch(NULL, objects, argc, argv);
 }
 
 static int run_line(char *line)

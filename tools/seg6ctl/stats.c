@@ -91,13 +91,14 @@ static void print_json(const uint64_t *values)
 	json_close_object(&jw);
 }
 
-static int stats_show(int argc)
+static int stats_show(int argc, char **argv)
 {
 	/* Counters the kernel leaves out are zero. */
 	uint64_t values[SEG6X_STAT_MAX + 1] = { 0 };
 	struct nl_msg *msg;
 	int status;
 
+	(void)argv;
 	if (argc > 0)
 		return usage_error("stats", "too many arguments");
 	msg = genl_msg(SEG6X_CMD_STATS_GET, 0);
@@ -114,10 +115,11 @@ static int stats_show(int argc)
 	return EXIT_OK;
 }
 
-static int stats_reset(int argc)
+static int stats_reset(int argc, char **argv)
 {
 	struct nl_msg *msg;
 
+	(void)argv;
 	if (argc > 0)
 		return usage_error("stats", "too many arguments");
 	msg = genl_msg(SEG6X_CMD_STATS_RESET, 0);
@@ -126,15 +128,24 @@ static int stats_reset(int argc)
 	return genl_talk(msg, NULL, NULL);
 }
 
+static int stats_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl stats" alone does. */
+static const struct cli_cmd stats_cmds[] = {
+	{ "show",	stats_show,	"print the counters" },
+	{ "list",	stats_show,	NULL },
+	{ "ls",		stats_show,	NULL },
+	{ "reset",	stats_reset,	"set the counters to zero" },
+	{ "help",	stats_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 int do_stats(int argc, char **argv)
 {
-	if (argc == 0)
-		return stats_show(0);
-	if (cli_is(argc, argv, "show"))
-		return stats_show(argc - 1);
-	if (cli_is(argc, argv, "reset"))
-		return stats_reset(argc - 1);
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	return usage_error("stats", "unknown command \"%s\"", argv[0]);
+	return cli_dispatch("stats", stats_cmds, argc, argv);
 }

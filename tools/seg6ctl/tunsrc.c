@@ -45,7 +45,7 @@ static int tunsrc_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-static int tunsrc_show(int argc)
+static int tunsrc_show(int argc, char **argv)
 {
 	struct in6_addr addr = IN6ADDR_ANY_INIT;
 	char buf[INET6_ADDRSTRLEN];
@@ -53,6 +53,7 @@ static int tunsrc_show(int argc)
 	struct nl_msg *msg;
 	int status;
 
+	(void)argv;
 	if (argc > 0)
 		return usage_error("tunsrc", "too many arguments");
 	msg = genl_msg(SEG6X_CMD_TUNSRC_GET, 0);
@@ -74,13 +75,24 @@ static int tunsrc_show(int argc)
 	return EXIT_OK;
 }
 
+static int tunsrc_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_help(usage);
+}
+
+/* The first is what "seg6ctl tunsrc" alone does. */
+static const struct cli_cmd tunsrc_cmds[] = {
+	{ "show",	tunsrc_show,	"print the tunnel source address" },
+	{ "list",	tunsrc_show,	NULL },
+	{ "ls",		tunsrc_show,	NULL },
+	{ "set",	tunsrc_set,	"set the tunnel source address" },
+	{ "help",	tunsrc_help,	"print usage" },
+	{ NULL,		NULL,		NULL },
+};
+
 int do_tunsrc(int argc, char **argv)
 {
-	if (argc == 0 || cli_is(argc, argv, "show"))
-		return tunsrc_show(argc ? argc - 1 : 0);
-	if (cli_is(argc, argv, "set"))
-		return tunsrc_set(argc - 1, argv + 1);
-	if (cli_is(argc, argv, "help"))
-		return cli_help(usage);
-	return usage_error("tunsrc", "unknown command \"%s\"", argv[0]);
+	return cli_dispatch("tunsrc", tunsrc_cmds, argc, argv);
 }
