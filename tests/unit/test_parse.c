@@ -156,6 +156,26 @@ static void test_prefix_valid(void **state)
 	assert_int_equal(parse_inet_prefix("10.0.0.128/25", &p), 0);
 }
 
+static void test_route_prefix(void **state)
+{
+	struct inet_prefix p;
+	struct in6_addr any = IN6ADDR_ANY_INIT;
+
+	(void)state;
+	memset(&p, 0xff, sizeof(p));
+	assert_int_equal(parse_route_prefix("default", &p), 0);
+	assert_int_equal(p.addr.family, AF_INET6);
+	assert_int_equal(p.len, 0);
+	assert_memory_equal(p.addr.bytes, &any, sizeof(any));
+	assert_int_equal(parse_route_prefix("fc00::/64", &p), 0);
+	assert_int_equal(p.len, 64);
+	assert_int_equal(parse_route_prefix("0.0.0.0/0", &p), 0);
+	assert_int_equal(p.addr.family, AF_INET);
+	assert_int_equal(parse_route_prefix("Default", &p), -EINVAL);
+	assert_int_equal(parse_route_prefix("default/0", &p), -EINVAL);
+	assert_int_equal(parse_route_prefix(NULL, &p), -EINVAL);
+}
+
 static void test_prefix_bad(void **state)
 {
 	static const char *const bad[] = {
@@ -419,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_in6),
 		cmocka_unit_test(test_inet_addr),
 		cmocka_unit_test(test_prefix_valid),
+		cmocka_unit_test(test_route_prefix),
 		cmocka_unit_test(test_prefix_bad),
 		cmocka_unit_test(test_prefix_range),
 		cmocka_unit_test(test_prefix_host_bits),

@@ -290,20 +290,86 @@ static void test_del(void **state)
 	const struct rtmsg *rtm;
 
 	(void)state;
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_LOCAL, LWT_TYPE, "2001:db8::1");
 	assert_int_equal(run("del fc00::/64"), EXIT_OK);
 	rtm = parse_sent(0, RTM_DELROUTE, tb);
 	assert_int_equal(rtm->rtm_scope, RT_SCOPE_NOWHERE);
 	assert_int_equal(rtm->rtm_protocol, 0);
 	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_MAIN);
-	assert_null(tb[RTA_OIF]);
+	/* The route found is named exactly: its device too. */
+	assert_int_equal(nla_get_u32(attr(tb, RTA_OIF)), 1);
 	assert_null(tb[RTA_PRIORITY]);
 	assert_null(tb[RTA_ENCAP]);
 
-	assert_int_equal(run("del fc00::/64 dev lo table local metric 0"), EXIT_OK);
+	assert_int_equal(run("delete fc00::/64 dev lo table local metric 0"), EXIT_OK);
 	parse_sent(1, RTM_DELROUTE, tb);
 	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_LOCAL);
-	assert_int_equal(nla_get_u32(attr(tb, RTA_PRIORITY)), 0);
 	assert_non_null(tb[RTA_OIF]);
+	assert_int_equal(nsent, 2);
+}
+
+static void test_del_not_seg6x(void **state)
+{
+	(void)state;
+	/* Another encapsulation, or none: ip's business, not ours. */
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE + 1, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100, LWT_TYPE, "2001:db8::1");
+	assert_int_equal(run_quiet("del fc00::/64"), EXIT_FAIL);
+	/* Wrong table, prefix length or family: no such route. */
+	assert_int_equal(run_quiet("del fc01::/64"), EXIT_FAIL);
+	assert_int_equal(run_quiet("del fc01::/64 table 101"), EXIT_FAIL);
+	assert_int_equal(run_quiet("del fc01::/48 table 100"), EXIT_FAIL);
+	assert_int_equal(run_quiet("del fc01::/64 table 100 metric 5"), EXIT_FAIL);
+	assert_int_equal(nsent, 0);
+	assert_int_equal(run("del fc01::/64 table 100"), EXIT_OK);
+	assert_int_equal(nsent, 1);
+}
+
+static void test_default_and_encap_seg6(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1], *encap[SEG6X_IPTUN_MAX + 1];
+	const struct rtmsg *rtm;
+
+	(void)state;
+	/* ip route's spelling of the encapsulation. */
+	assert_int_equal(run("add default encap seg6 mode inline segs 2001:db8::1 dev lo"),
+			 EXIT_OK);
+	rtm = parse_sent(0, RTM_NEWROUTE, tb);
+	assert_int_equal(rtm->rtm_family, AF_INET6);
+	assert_int_equal(rtm->rtm_dst_len, 0);
+	assert_null(tb[RTA_DST]);
+	assert_int_equal(nla_parse_nested(encap, SEG6X_IPTUN_MAX, attr(tb, RTA_ENCAP),
+					  NULL), 0);
+	assert_int_equal(nla_get_u8(encap[SEG6X_IPTUN_MODE]), SEG6X_IPTUN_MODE_INLINE);
+
+	assert_int_equal(run_quiet("add default encap seg6local mode encap segs 2001:db8::1 dev lo"),
+			 EXIT_USAGE);
+	assert_int_equal(run_quiet("add default encap seg6 segs 2001:db8::1 dev lo"),
+			 EXIT_USAGE);
+	assert_int_equal(run_quiet("del default encap seg6"), EXIT_USAGE);
+	assert_int_equal(nsent, 1);
+
+	add_dump_route(AF_INET6, "::", 0, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	assert_int_equal(run("del default"), EXIT_OK);
+	assert_int_equal(nsent, 2);
+}
+
+static void test_table_names(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1];
+
+	(void)state;
+	assert_int_equal(run("add fc00::/64 mode encap segs 2001:db8::1 dev lo table main"),
+			 EXIT_OK);
+	parse_sent(0, RTM_NEWROUTE, tb);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_TABLE)), RT_TABLE_MAIN);
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev lo "
+				   "table no-such-table-name"), EXIT_USAGE);
+	/* unspec (0) is named in rt_tables but holds no route. */
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev lo "
+				   "table unspec"), EXIT_USAGE);
+	assert_int_equal(nsent, 1);
 }
 
 static void test_flush_filters(void **state)
@@ -468,6 +534,9 @@ int main(void)
 		cmocka_unit_test_teardown(test_add_ipv4_via_ipv6, teardown),
 		cmocka_unit_test_teardown(test_default_prefix, teardown),
 		cmocka_unit_test_teardown(test_del, teardown),
+		cmocka_unit_test_teardown(test_del_not_seg6x, teardown),
+		cmocka_unit_test_teardown(test_default_and_encap_seg6, teardown),
+		cmocka_unit_test_teardown(test_table_names, teardown),
 		cmocka_unit_test_teardown(test_flush_filters, teardown),
 		cmocka_unit_test_teardown(test_usage_errors, teardown),
 		cmocka_unit_test_teardown(test_segment_limits, teardown),

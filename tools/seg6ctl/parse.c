@@ -158,6 +158,17 @@ int parse_inet_prefix(const char *s, struct inet_prefix *out)
 	return has_host_bits(out) ? -EDOM : 0;
 }
 
+int parse_route_prefix(const char *s, struct inet_prefix *out)
+{
+	/* ip's "default" is IPv6 here; the IPv4 one is 0.0.0.0/0. */
+	if (s && !strcmp(s, "default")) {
+		memset(out, 0, sizeof(*out));
+		out->addr.family = AF_INET6;
+		return 0;
+	}
+	return parse_inet_prefix(s, out);
+}
+
 int parse_segs(const char *s, struct in6_addr *segs, size_t max, size_t *n)
 {
 	char one[INET6_ADDRSTRLEN];

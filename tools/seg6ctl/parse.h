@@ -41,6 +41,9 @@ int parse_inet_addr(const char *s, struct inet_addr *out);
 /* ADDR/LEN, or a bare ADDR meaning a host prefix (/32, /128). */
 int parse_inet_prefix(const char *s, struct inet_prefix *out);
 
+/* A route's destination: "default" (::/0), or as parse_inet_prefix(). */
+int parse_route_prefix(const char *s, struct inet_prefix *out);
+
 /* "SEG[,SEG...]" of IPv6 addresses, at most @max of them. */
 int parse_segs(const char *s, struct in6_addr *segs, size_t max, size_t *n);
 

@@ -6,6 +6,7 @@
  * so every command that builds or recognises such routes asks first.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,21 +17,26 @@
 #include "json.h"
 #include "report.h"
 #include "route.h"
+#include "rt_tables.h"
 #include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl route { add | replace } PREFIX mode { encap | inline }\n"
 	"                     segs SEG[,SEG...] [hmac KEYID] dev IFNAME\n"
 	"                     [via NEXTHOP] [table ID] [metric N]\n"
-	"       seg6ctl route del PREFIX [dev IFNAME] [table ID] [metric N]\n"
-	"       seg6ctl route show [table { ID | all } | all]\n"
+	"       seg6ctl route { del | delete } PREFIX [dev IFNAME] [table ID]\n"
+	"                     [metric N]\n"
+	"       seg6ctl route { show | list } [table { ID | all } | all]\n"
 	"       seg6ctl route flush [table { ID | all } | all]\n"
-	"PREFIX := ADDRESS[/LENGTH], IPv6 or IPv4\n"
+	"PREFIX := { ADDRESS[/LENGTH] | default }, IPv6 or IPv4; default is ::/0\n"
 	"SEG := IPv6 address; at most 64 segments, or 14 with hmac\n"
-	"ID := { main | local | default | 1..4294967295 }, main if not given\n";
+	"ID := { main | local | default | NAME | 1..4294967295 }, main if not\n"
+	"      given; NAME from /etc/iproute2/rt_tables\n"
+	"\"encap seg6 mode ...\" (as ip route writes it) is \"mode ...\".\n";
 
 /* The keywords after PREFIX; each takes one value. */
 enum route_key {
+	KEY_ENCAP,
 	KEY_MODE,
 	KEY_SEGS,
 	KEY_HMAC,
@@ -42,6 +48,7 @@ enum route_key {
 };
 
 static const char *const key_names[NR_KEYS] = {
+	[KEY_ENCAP]	= "encap",
 	[KEY_MODE]	= "mode",
 	[KEY_SEGS]	= "segs",
 	[KEY_HMAC]	= "hmac",
@@ -63,7 +70,7 @@ static int collect_keys(int argc, char **argv, unsigned int allowed,
 
 static int get_prefix(const char *s, struct inet_prefix *dst)
 {
-	switch (parse_inet_prefix(s, dst)) {
+	switch (parse_route_prefix(s, dst)) {
 	case 0:
 		return EXIT_OK;
 	case -ERANGE:
@@ -81,11 +88,14 @@ static int get_table(const char *s, uint32_t *table)
 		*table = RT_TABLE_MAIN;
 		return EXIT_OK;
 	}
-	if (parse_table(s, table))
-		return usage_error("route",
-				   "invalid table \"%s\" (main, local, default or 1..4294967295)",
-				   s);
-	return EXIT_OK;
+	if (!parse_table(s, table))
+		return EXIT_OK;
+	/* Table 0 (unspec in rt_tables) holds no route. */
+	if (!isdigit((unsigned char)*s) && rt_tables_lookup(s, table) && *table)
+		return EXIT_OK;
+	return usage_error("route",
+			   "invalid table \"%s\" (a name from rt_tables, main, local, default or 1..4294967295)",
+			   s);
 }
 
 /* The segment limit depends on hmac, so segs is checked after it. */
@@ -141,6 +151,10 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 			return usage_error("route", "missing segs");
 		if (!val[KEY_DEV])
 			return usage_error("route", "missing dev");
+		/* ip route's spelling: "encap seg6 mode encap segs ..." */
+		if (val[KEY_ENCAP] && strcmp(val[KEY_ENCAP], "seg6"))
+			return usage_error("route", "unknown encap \"%s\" (only seg6)",
+					   val[KEY_ENCAP]);
 		mode = parse_mode(val[KEY_MODE]);
 		if (mode < 0)
 			return usage_error("route", "unknown mode \"%s\" (encap or inline)",
@@ -199,9 +213,66 @@ static int route_add(int argc, char **argv, int flags)
 	return rt_talk(msg, NULL, NULL);
 }
 
+/* What route del looks for among the routes, and what it finds. */
+struct del_search {
+	const struct seg6x_route *want;
+	uint16_t lwt_type;
+	bool other;			/* a match that is not a seg6x route */
+	bool found;
+	struct seg6x_route route;	/* the first seg6x route that matches */
+};
+
+static int match_route(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
+{
+	struct del_search *s = arg;
+	const struct seg6x_route *w = s->want;
+	struct seg6x_route r;
+	size_t alen = inet_addr_len(w->dst.addr.family);
+	uint8_t dst[16] = { 0 };
+	uint32_t table;
+	int ret;
+
+	if (rtm->rtm_family != w->dst.addr.family || rtm->rtm_dst_len != w->dst.len)
+		return 0;
+	if (tb[RTA_DST]) {
+		if ((size_t)nla_len(tb[RTA_DST]) < alen)
+			return -EBADMSG;
+		memcpy(dst, nla_data(tb[RTA_DST]), alen);
+	}
+	table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
+	if (memcmp(dst, w->dst.addr.bytes, alen) || table != w->table)
+		return 0;
+	if (w->oif && (!tb[RTA_OIF] || nla_get_u32(tb[RTA_OIF]) != w->oif))
+		return 0;
+	/* Metric 0 matches any, as the kernel reads it. */
+	if (w->has_metric && w->metric &&
+	    (!tb[RTA_PRIORITY] || nla_get_u32(tb[RTA_PRIORITY]) != w->metric))
+		return 0;
+
+	ret = route_decode(rtm, tb, s->lwt_type, &r);
+	if (ret < 0)
+		return ret;
+	if (!ret) {
+		s->other = true;
+	} else if (!s->found) {
+		/* The first seg6x route is the one the delete names. */
+		s->found = true;
+		s->route = r;
+	}
+	return 0;
+}
+
+/*
+ * ip would delete whichever route matches; seg6ctl deletes only seg6x
+ * routes, so it looks first and then names the route it found exactly
+ * (device and metric), never a plain route of the same prefix.
+ */
 static int route_del(int argc, char **argv)
 {
 	struct seg6x_route r = { 0 };
+	struct del_search s = { .want = &r };
+	struct seg6x_info info;
+	struct rtmsg rtm = { 0 };
 	struct nl_msg *msg;
 	const char *dev;
 	int status;
@@ -209,10 +280,29 @@ static int route_del(int argc, char **argv)
 	status = parse_route(argc, argv, KEYS_DEL, &r, &dev);
 	if (!status && dev)
 		status = cli_ifindex(dev, &r.oif);
+	if (!status)
+		status = seg6x_info_get(&info);
 	if (status)
 		return status;
 
-	msg = route_msg(RTM_DELROUTE, 0, &r);
+	s.lwt_type = info.lwt_type;
+	rtm.rtm_family = (unsigned char)r.dst.addr.family;
+	msg = rt_msg(RTM_GETROUTE, NLM_F_DUMP, &rtm);
+	if (!msg)
+		return EXIT_FAIL;
+	status = rt_talk(msg, match_route, &s);
+	if (status)
+		return status;
+	if (!s.found && s.other) {
+		pr_err("%s is not a seg6x route", argv[0]);
+		return EXIT_FAIL;
+	}
+	if (!s.found) {
+		pr_err("no such route");
+		return EXIT_FAIL;
+	}
+
+	msg = route_msg(RTM_DELROUTE, 0, &s.route);
 	return msg ? rt_talk(msg, NULL, NULL) : EXIT_FAIL;
 }
 
