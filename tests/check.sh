@@ -22,7 +22,7 @@ mapfile -t kernels < <(tests/vm/kernels.sh)
 echo "kernels: ${kernels[*]}"
 
 step "seg6ctl and unit tests"
-if make -s tools && make -s unit; then
+if make -s tools WERROR=1 && make -s unit; then
 	summary+=("unit tests: passed")
 else
 	summary+=("unit tests: FAILED"); fail=1
@@ -31,7 +31,7 @@ fi
 for k in "${kernels[@]}"; do
 	step "module build for $k (-Werror, sparse)"
 	# sparse reports on stderr without failing the build: grep for it
-	if ! make -s KVER="$k" module ||
+	if ! make -s KVER="$k" module SEG6X_EXTRA_CFLAGS=-Werror ||
 		! sparse_out=$(make -s KVER="$k" sparse 2>&1) ||
 		grep -E 'warning|error' <<<"$sparse_out"; then
 		summary+=("$k: build or sparse FAILED"); fail=1
