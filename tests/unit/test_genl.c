@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
@@ -203,6 +206,113 @@ static void test_hmac_bad_secrets(void **state)
 	opts.stdin_busy = true;
 	assert_int_equal(run(do_hmac, "set 7 sha256"), EXIT_USAGE);
 	assert_int_equal(nsent, 0);
+}
+
+static void test_secret_file_mode(void **state)
+{
+	static const mode_t refused[] = { 0644, 0640, 0604, 0620, 0602, 0610 };
+	char line[128], fifo[] = "/tmp/seg6ctl-test-fifo-XXXXXX";
+	char *path;
+	size_t i;
+
+	(void)state;
+	path = secret_file("kkkk\n", 5);
+	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", path);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		assert_int_equal(chmod(path, refused[i]), 0);
+		if (run(do_hmac, line) != EXIT_FAIL)
+			fail_msg("mode %o was accepted", refused[i]);
+	}
+	assert_int_equal(chmod(path, 0400), 0);
+	assert_int_equal(run(do_hmac, line), EXIT_OK);
+	unlink(path);
+	assert_int_equal(nsent, 1);
+
+	/* Not regular files: a directory, and a FIFO that nobody writes. */
+	assert_int_equal(run(do_hmac, "set 7 sha256 secret-file /tmp"), EXIT_FAIL);
+	assert_non_null(mkdtemp(fifo));
+	assert_int_equal(rmdir(fifo), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", fifo);
+	assert_int_equal(run(do_hmac, line), EXIT_FAIL);
+	unlink(fifo);
+	assert_int_equal(nsent, 1);
+}
+
+/* Runs "hmac set 7 sha256" with @fd as standard input. */
+static int hmac_set_stdin(int fd)
+{
+	int saved = dup(STDIN_FILENO);
+	int status;
+
+	assert_true(saved >= 0);
+	dup2(fd, STDIN_FILENO);
+	status = run(do_hmac, "set 7 sha256");
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	return status;
+}
+
+static void test_secret_pipe_drained(void **state)
+{
+	char long_line[100 + 1];
+	int p[2];
+	char c;
+
+	(void)state;
+	/* Too long: refused, and nothing of it left behind in the pipe. */
+	memset(long_line, 'k', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\n';
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], long_line, sizeof(long_line)), (ssize_t)sizeof(long_line));
+	assert_int_equal(write(p[1], "echo tail\n", 10), 10);
+	close(p[1]);
+	assert_int_equal(hmac_set_stdin(p[0]), EXIT_USAGE);
+	assert_int_equal(read(p[0], &c, 1), 0);
+	close(p[0]);
+	assert_int_equal(nsent, 0);
+}
+
+static void test_secret_tty(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	char long_line[100 + 1];
+	struct termios t;
+	int master, slave = -1, pending;
+
+	(void)state;
+	/* Build chroots may have no /dev/pts. */
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0)
+		skip();
+	if (grantpt(master) || unlockpt(master) ||
+	    (slave = open(ptsname(master), O_RDWR | O_NOCTTY)) < 0) {
+		close(master);
+		skip();
+	}
+
+	/* A line as typed: it becomes the secret, without its newline. */
+	assert_int_equal(write(master, "s3cret\n", 7), 7);
+	assert_int_equal(hmac_set_stdin(slave), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_HMAC_SET, tb);
+	assert_int_equal(nla_len(tb[SEG6X_A_HMAC_SECRET]), 6);
+	assert_memory_equal(nla_data(tb[SEG6X_A_HMAC_SECRET]), "s3cret", 6);
+	/* Echo is back on afterwards. */
+	assert_int_equal(tcgetattr(slave, &t), 0);
+	assert_true(t.c_lflag & ECHO);
+
+	/* Too long: refused, and the whole line read, none left for a shell. */
+	memset(long_line, 'k', sizeof(long_line) - 1);
+	long_line[sizeof(long_line) - 1] = '\n';
+	assert_int_equal(write(master, long_line, sizeof(long_line)),
+			 (ssize_t)sizeof(long_line));
+	assert_int_equal(hmac_set_stdin(slave), EXIT_USAGE);
+	assert_int_equal(ioctl(slave, FIONREAD, &pending), 0);
+	assert_int_equal(pending, 0);
+	assert_int_equal(nsent, 1);
+
+	close(slave);
+	close(master);
 }
 
 static void test_hmac_usage(void **state)
@@ -492,6 +602,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_hmac_set, teardown),
 		cmocka_unit_test_teardown(test_hmac_bad_secrets, teardown),
+		cmocka_unit_test_teardown(test_secret_file_mode, teardown),
+		cmocka_unit_test_teardown(test_secret_pipe_drained, teardown),
+		cmocka_unit_test_teardown(test_secret_tty, teardown),
 		cmocka_unit_test_teardown(test_hmac_usage, teardown),
 		cmocka_unit_test_teardown(test_hmac_del_show, teardown),
 		cmocka_unit_test_teardown(test_iface_set, teardown),

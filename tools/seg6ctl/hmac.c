@@ -5,8 +5,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -22,61 +25,165 @@ static const char usage[] =
 	"       seg6ctl hmac show\n"
 	"KEYID := 1..4294967295\n"
 	"ALGO := { sha1 | sha256 }\n"
-	"The secret (1..64 bytes) is read from PATH, or else from standard\n"
-	"input; one trailing newline is dropped.\n";
+	"The secret (1..64 bytes) is read from PATH, a regular file that only\n"
+	"its owner may read (chmod 600), or else from standard input (a prompt\n"
+	"and no echo at a terminal); one trailing newline is dropped.\n";
+
+/* More than this is not a secret but a stream: stop reading it. */
+#define SECRET_READ_MAX 65536
 
 struct secret {
 	/* The longest secret, its newline, and a byte that proves excess. */
 	uint8_t buf[SEG6X_HMAC_SECRET_MAX + 2];
-	size_t len;
+	size_t len;		/* all of it, even what did not fit in buf */
 };
 
-static int read_fd(int fd, struct secret *s)
+/*
+ * Reads @fd to its end, or at a terminal to the end of the line, keeping
+ * what fits in s->buf. A long line is read whole all the same: what is
+ * left unread in a terminal would be read by the shell next, as a
+ * command. One trailing newline is not part of the secret.
+ */
+static int read_fd(int fd, bool tty, struct secret *s)
 {
-	/* Typed at a terminal, the secret ends with the line. */
-	int tty = isatty(fd);
-	size_t len = 0;
+	uint8_t chunk[256];
+	size_t total = 0;
+	uint8_t last = 0;
+	int err = 0;
 
-	while (len < sizeof(s->buf)) {
-		ssize_t n = read(fd, s->buf + len, sizeof(s->buf) - len);
+	while (total <= SECRET_READ_MAX) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		size_t keep;
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
 		if (n == 0)
 			break;
-		len += (size_t)n;
-		if (tty && s->buf[len - 1] == '\n')
+		keep = total < sizeof(s->buf) ? sizeof(s->buf) - total : 0;
+		if (keep > (size_t)n)
+			keep = (size_t)n;
+		memcpy(s->buf + total, chunk, keep);
+		total += (size_t)n;
+		last = chunk[n - 1];
+		if (tty && last == '\n')
 			break;
 	}
-	s->len = trim_newline((const char *)s->buf, len);
-	return 0;
+	explicit_bzero(chunk, sizeof(chunk));
+	s->len = total && last == '\n' ? total - 1 : total;
+	return err;
 }
 
-static int read_secret(const char *path, struct secret *s)
+/* The terminal's settings while echo is off, for signal handlers. */
+static struct termios saved_tty;
+
+static void restore_tty(void)
 {
-	int fd = STDIN_FILENO;
+	tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+}
+
+/* Gives the terminal back its echo, then dies of @sig as it would have. */
+static void on_signal(int sig)
+{
+	restore_tty();
+	if (write(STDERR_FILENO, "\n", 1) < 0) {
+		/* Nothing left to tell anyone. */
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int tty_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+
+/* Prompts on stderr and reads the secret from the terminal, not echoed. */
+static int read_tty(uint32_t keyid, struct secret *s)
+{
+	struct sigaction act = { .sa_handler = on_signal };
+	struct sigaction old[ARRAY_SIZE(tty_signals)];
+	struct termios quiet;
+	size_t i;
+	int err;
+
+	if (tcgetattr(STDIN_FILENO, &saved_tty) < 0)
+		return -errno;
+	quiet = saved_tty;
+	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+	quiet.c_lflag |= ICANON;
+
+	sigemptyset(&act.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(tty_signals); i++)
+		sigaction(tty_signals[i], &act, &old[i]);
+	fprintf(stderr, "Secret for key %u: ", keyid);
+	fflush(stderr);
+
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &quiet) < 0) {
+		err = -errno;
+	} else {
+		err = read_fd(STDIN_FILENO, true, s);
+		restore_tty();
+	}
+	/* The newline typed was not echoed. */
+	fputc('\n', stderr);
+	for (i = 0; i < ARRAY_SIZE(tty_signals); i++)
+		sigaction(tty_signals[i], &old[i], NULL);
+	return err;
+}
+
+/*
+ * Opens a secret file that only its owner may read: a key that others
+ * can read is no secret. Not blocking on a FIFO, refused anyway.
+ */
+static int open_secret_file(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		pr_err("cannot open secret file \"%s\": %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		pr_err("cannot stat secret file \"%s\": %s", path, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		pr_err("%s is not a regular file", path);
+	} else if (st.st_mode & (S_IRGRP | S_IROTH)) {
+		pr_err("%s is readable by group or others; chmod 600 %s", path, path);
+	} else if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		pr_err("%s is accessible by group or others; chmod 600 %s", path, path);
+	} else {
+		return fd;
+	}
+	close(fd);
+	return -1;
+}
+
+static int read_secret(const char *path, uint32_t keyid, struct secret *s)
+{
 	int err;
 
 	if (path) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			pr_err("cannot open secret file \"%s\": %s",
-			       path, strerror(errno));
+		int fd = open_secret_file(path);
+
+		if (fd < 0)
 			return EXIT_FAIL;
-		}
-	}
-	err = read_fd(fd, s);
-	if (path)
+		err = read_fd(fd, false, s);
 		close(fd);
+	} else if (isatty(STDIN_FILENO)) {
+		err = read_tty(keyid, s);
+	} else {
+		err = read_fd(STDIN_FILENO, false, s);
+	}
 	if (err) {
 		pr_err("cannot read the secret: %s", strerror(-err));
 		return EXIT_FAIL;
 	}
 	if (s->len < 1 || s->len > SEG6X_HMAC_SECRET_MAX)
-		return usage_error("hmac", "the secret must be 1..%d bytes long",
-				   SEG6X_HMAC_SECRET_MAX);
+		return usage_error("hmac", "the secret must be 1..%d bytes long (got %zu)",
+				   SEG6X_HMAC_SECRET_MAX, s->len);
 	return EXIT_OK;
 }
 
@@ -115,7 +222,7 @@ static int hmac_set(int argc, char **argv)
 	msg = genl_msg(SEG6X_CMD_HMAC_SET, 0);
 	if (!msg)
 		return EXIT_FAIL;
-	status = read_secret(path, &secret);
+	status = read_secret(path, keyid, &secret);
 	if (status) {
 		nlmsg_free(msg);
 	} else if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID, keyid) < 0 ||
