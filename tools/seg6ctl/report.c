@@ -5,10 +5,12 @@
 #include "report.h"
 #include "seg6ctl.h"
 
+static const char *batch_file;
 static unsigned int batch_line;
 
-void report_set_line(unsigned int line)
+void report_set_line(const char *file, unsigned int line)
 {
+	batch_file = file;
 	batch_line = line;
 }
 
@@ -17,8 +19,8 @@ static void vreport(const char *kind, const char *fmt, va_list ap)
 	/* Whatever the command printed so far must come out first. */
 	fflush(stdout);
 	fputs("seg6ctl: ", stderr);
-	if (batch_line)
-		fprintf(stderr, "line %u: ", batch_line);
+	if (batch_file)
+		fprintf(stderr, "%s:%u: ", batch_file, batch_line);
 	fputs(kind, stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

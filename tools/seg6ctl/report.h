@@ -8,8 +8,11 @@
 
 #define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
 
-/* Batch line being run, 0 outside batch mode. */
-void report_set_line(unsigned int line);
+/*
+ * Batch file and line being run, so that messages start "FILE:LINE: ";
+ * @file NULL outside batch mode.
+ */
+void report_set_line(const char *file, unsigned int line);
 
 void pr_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void pr_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);

@@ -32,11 +32,12 @@ static const char usage[] =
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
 	"OBJECT := { route | hmac | tunsrc | iface | stats | info }\n"
-	"OPTIONS := { -n NETNS | -j | -p }\n"
+	"OPTIONS := { -n NETNS | -j | -p | -force }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
 	"  -p, --pretty       pretty-print JSON (implies -j)\n"
 	"  -b, --batch FILE   run the commands in FILE, one per line (- = stdin)\n"
+	"  -force             with -b: go on past failing commands, fail at the end\n"
 	"  -V, --version      print the version and exit\n"
 	"  -h, --help         print this help and exit\n";
 
@@ -63,11 +64,14 @@ static int run_object(int argc, char **argv)
 	return cli_dispatch(NULL, objects, argc, argv);
 }
 
-static int run_line(char *line)
+/* Runs one batch line; @ran counts those that were not blank. */
+static int run_line(char *line, unsigned int *ran)
 {
 	char *argv[BATCH_MAX_ARGS + 1];
 	int argc = split_line(line, argv, BATCH_MAX_ARGS);
 
+	if (argc)
+		(*ran)++;
 	if (argc == -EINVAL)
 		return usage_error(NULL, "unterminated quote");
 	if (argc < 0)
@@ -78,10 +82,14 @@ static int run_line(char *line)
 	return run_object(argc, argv);
 }
 
-/* Runs each line of @path until one fails; that one's status is ours. */
+/*
+ * Runs each line of @path until one fails; that one's status is ours.
+ * With -force, runs them all, and fails at the end if any failed.
+ */
 static int run_batch(const char *path)
 {
-	unsigned int lineno = 0;
+	const char *name = path;
+	unsigned int lineno = 0, failed = 0, ran = 0;
 	int status = EXIT_OK;
 	char *line = NULL;
 	size_t cap = 0;
@@ -89,6 +97,7 @@ static int run_batch(const char *path)
 
 	if (!strcmp(path, "-")) {
 		in = stdin;
+		name = "<stdin>";
 		opts.stdin_busy = true;
 	} else {
 		in = fopen(path, "r");
@@ -98,7 +107,9 @@ static int run_batch(const char *path)
 		}
 	}
 
-	while (!status) {
+	for (;;) {
+		int one;
+
 		errno = 0;
 		if (getline(&line, &cap, in) < 0) {
 			if (ferror(in)) {
@@ -107,15 +118,45 @@ static int run_batch(const char *path)
 			}
 			break;
 		}
-		report_set_line(++lineno);
-		status = run_line(line);
+		report_set_line(name, ++lineno);
+		one = run_line(line, &ran);
+		if (!one)
+			continue;
+		failed++;
+		if (!opts.force) {
+			status = one;
+			break;
+		}
 	}
-	report_set_line(0);
+	report_set_line(NULL, 0);
+	if (opts.force && failed) {
+		pr_err("%s: %u of %u commands failed", name, failed, ran);
+		status = EXIT_FAIL;
+	}
 
 	free(line);
 	if (in != stdin)
 		fclose(in);
 	return status;
+}
+
+/*
+ * iproute2 spells it -force, which getopt would read as -f -o -r -c -e:
+ * among the options (before OBJECT), make it --force.
+ */
+static void respell_force(int argc, char **argv)
+{
+	static char force[] = "--force";
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-force"))
+			argv[i] = force;
+		/* Skip the value of an option that takes one. */
+		else if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-b") ||
+			 !strcmp(argv[i], "--netns") || !strcmp(argv[i], "--batch"))
+			i++;
+	}
 }
 
 static bool valid_netns_name(const char *name)
@@ -132,6 +173,7 @@ int main(int argc, char **argv)
 		{ "json",	no_argument,		NULL, 'j' },
 		{ "pretty",	no_argument,		NULL, 'p' },
 		{ "batch",	required_argument,	NULL, 'b' },
+		{ "force",	no_argument,		NULL, 'f' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
@@ -141,6 +183,7 @@ int main(int argc, char **argv)
 	int status;
 	int c;
 
+	respell_force(argc, argv);
 	/* "+": options end at OBJECT; ":": report errors ourselves. */
 	while ((c = getopt_long(argc, argv, "+:n:jpb:Vh", long_options, NULL)) != -1) {
 		switch (c) {
@@ -156,6 +199,9 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			batch = optarg;
+			break;
+		case 'f':
+			opts.force = true;
 			break;
 		case 'V':
 			printf("seg6ctl %s\n", SEG6X_VERSION);

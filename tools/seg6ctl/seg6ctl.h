@@ -19,6 +19,7 @@ struct options {
 	bool json;
 	bool pretty;
 	bool stdin_busy;	/* batch commands come from stdin */
+	bool force;		/* batch: go on past failing lines */
 };
 
 extern struct options opts;
