@@ -3,6 +3,7 @@
 # seg6x top-level Makefile.
 #   make                 module (for KVER / KDIR) and seg6ctl
 #   make install         install both (module into updates/, depmod)
+#   make dkms-src        the DKMS source tree, /usr/src/seg6x-VERSION (DESTDIR=...)
 #   make dkms-install    register, build and install the module with DKMS for KVER
 #   make check           unit tests + VM tests on every supported kernel
 #   make demo            boot a VM and show seg6x at work
@@ -13,8 +14,24 @@ VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KVER)/build
 DESTDIR ?=
+PREFIX ?= /usr
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/seg6ctl
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
 DKMS_SRC := /usr/src/seg6x-$(VERSION)
-MODULE_SOURCES := $(wildcard module/*.c module/*.h) module/Kbuild
+
+# What DKMS builds the module from, relative to the top directory: the one
+# list that both `make dkms-src` and the seg6x-dkms package (debian/rules)
+# install. Kbuild's generated files (*.mod.c) are not sources.
+MODULE_SOURCES := $(sort $(filter-out %.mod.c,$(wildcard module/*.c)) \
+		  $(wildcard module/*.h)) module/Kbuild
+DKMS_FILES := VERSION uapi/linux/seg6x.h $(MODULE_SOURCES)
+
+# What the seg6ctl package ships besides the binary and seg6ctl(8).
+EXAMPLES := tools/examples/seg6x.conf tools/examples/modprobe.d-seg6x.conf \
+	    tools/examples/modules-load.d-seg6x.conf
 
 all: module tools
 
@@ -24,24 +41,36 @@ module:
 tools:
 	$(MAKE) -C tools/seg6ctl
 
-install: module-install tools-install
+install: module-install tools-install module-doc-install
 
 module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
+# seg6ctl, seg6ctl(8), bash completion, seg6x.service, the hooks that
+# re-apply /etc/seg6x/seg6x.conf when an interface comes up, and examples.
 tools-install: tools
 	$(MAKE) -C tools/seg6ctl install DESTDIR=$(DESTDIR)
+	install -D -m 0644 tools/completion/seg6ctl $(DESTDIR)$(BASHCOMPDIR)/seg6ctl
+	install -D -m 0644 tools/systemd/seg6x.service $(DESTDIR)$(UNITDIR)/seg6x.service
+	install -D -m 0755 tools/hooks/seg6x-reapply \
+		$(DESTDIR)$(SYSCONFDIR)/network/if-up.d/seg6x
+	install -D -m 0755 tools/hooks/seg6x-reapply \
+		$(DESTDIR)$(SYSCONFDIR)/networkd-dispatcher/routable.d/50-seg6x
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 
-# DKMS builds from a copy of the sources in /usr/src/seg6x-VERSION.
+# seg6x(7), the module's manual page.
+module-doc-install:
+	install -D -m 0644 docs/seg6x.7 $(DESTDIR)$(MANDIR)/man7/seg6x.7
+
+# DKMS builds from a copy of the sources in /usr/src/seg6x-VERSION;
+# dkms.conf gets its PACKAGE_VERSION from VERSION here.
 dkms-src:
-	@grep -q '^PACKAGE_VERSION="$(VERSION)"$$' dkms.conf || \
-		{ echo "dkms.conf PACKAGE_VERSION does not match VERSION ($(VERSION))" >&2; exit 1; }
-	rm -rf $(DKMS_SRC)
-	mkdir -p $(DKMS_SRC)/module $(DKMS_SRC)/uapi/linux
-	cp dkms.conf VERSION $(DKMS_SRC)/
-	cp $(MODULE_SOURCES) $(DKMS_SRC)/module/
-	cp uapi/linux/seg6x.h $(DKMS_SRC)/uapi/linux/
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	install -d $(DESTDIR)$(DKMS_SRC)
+	for f in $(DKMS_FILES); do install -D -m 0644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; done
+	sed 's/#MODULE_VERSION#/$(VERSION)/g' dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
 
 dkms-install: dkms-src
 	dkms remove seg6x/$(VERSION) -k $(KVER) >/dev/null 2>&1 || true
@@ -79,5 +108,5 @@ clean:
 	-$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all module tools install module-install tools-install dkms-src \
+.PHONY: all module tools install module-install tools-install module-doc-install dkms-src \
 	dkms-install dkms-remove check demo unit bench sparse checkpatch clean
