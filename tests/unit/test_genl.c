@@ -479,6 +479,97 @@ static void test_tunsrc(void **state)
 	free(out);
 }
 
+static int save_tunsrc(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return tunsrc_save();
+}
+
+static int save_iface(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return iface_save();
+}
+
+static int save_hmac(int argc, char **argv)
+{
+	return hmac_save(argc ? argv[0] : "/etc/seg6x/keys");
+}
+
+static void put_iface(const char *name, uint32_t ifindex, uint8_t enabled,
+		      int8_t require, int explicit)
+{
+	struct nl_msg *r = reply();
+
+	nla_put_u32(r, SEG6X_A_IFINDEX, ifindex);
+	nla_put_string(r, SEG6X_A_IFNAME, name);
+	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, enabled);
+	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, require);
+	if (explicit >= 0)
+		nla_put_u8(r, SEG6X_A_IFACE_EXPLICIT, (uint8_t)explicit);
+}
+
+static void test_save(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct in6_addr addr;
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	/* Nothing set: "::", which -b sets back as it is. */
+	out = run_output(save_tunsrc, "", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out, "tunsrc set ::\n");
+	free(out);
+	r = reply();
+	inet_pton(AF_INET6, "fc00:ff::1", &addr);
+	nla_put(r, SEG6X_A_TUNSRC, sizeof(addr), &addr);
+	out = run_output(save_tunsrc, "", &status);
+	assert_string_equal(out, "tunsrc set fc00:ff::1\n");
+	free(out);
+	teardown(state);
+
+	/* default first, then only the interfaces with settings of their own. */
+	put_iface("default", 0, 1, -1, 0);
+	put_iface("lo", 1, 0, 1, 1);
+	put_iface("eth9", 9, 1, -1, 0);
+	put_iface("eth10", 10, 1, -1, -1);
+	out = run_output(save_iface, "", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out, "iface set default seg6_enabled 1 require_hmac -1\n"
+				 "iface set lo seg6_enabled 0 require_hmac 1\n");
+	free(out);
+	parse_sent(0, SEG6X_CMD_IFACE_GET, tb);
+	assert_false(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
+	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), 0);
+	assert_true(nlmsg_hdr(sent[1])->nlmsg_flags & NLM_F_DUMP);
+	teardown(state);
+
+	/* Keys: ids and algorithms, the secret to be found in a file. */
+	r = reply();
+	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 7);
+	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA256);
+	r = reply();
+	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 4294967295u);
+	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA1);
+	out = run_output(save_hmac, "", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out,
+		"hmac set 7 sha256 secret-file /etc/seg6x/keys/7\n"
+		"hmac set 4294967295 sha1 secret-file /etc/seg6x/keys/4294967295\n");
+	free(out);
+	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
+	out = run_output(save_hmac, "/run/my#keys", &status);
+	assert_string_equal(out,
+		"hmac set 7 sha256 secret-file \"/run/my#keys/7\"\n"
+		"hmac set 4294967295 sha1 secret-file \"/run/my#keys/4294967295\"\n");
+	free(out);
+}
+
 static void test_stats(void **state)
 {
 	struct nlattr *nest;
@@ -611,6 +702,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_iface_usage, teardown),
 		cmocka_unit_test_teardown(test_iface_show, teardown),
 		cmocka_unit_test_teardown(test_tunsrc, teardown),
+		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_stats, teardown),
 		cmocka_unit_test_teardown(test_info, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),

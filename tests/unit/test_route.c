@@ -518,6 +518,38 @@ static void test_abbreviations(void **state)
 	assert_int_equal(nsent, 2);
 }
 
+static void test_save(void **state)
+{
+	char out[1024] = "";
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	size_t n;
+
+	(void)state;
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, 100000, LWT_TYPE, "2001:db8::2");
+	add_dump_route(AF_INET6, "fc02::", 64, RT_TABLE_MAIN, LWT_TYPE + 1, "2001:db8::1");
+	add_dump_route(AF_INET, "10.0.0.0", 24, 100, LWT_TYPE, "2001:db8::3");
+
+	/* Every table, each route as the replace that sets it up again. */
+	assert_true(tmp && saved >= 0);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	assert_int_equal(route_save(), EXIT_OK);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	assert_string_equal(out,
+		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo table 254 metric 0\n"
+		"route replace fc01::/64 mode encap segs 2001:db8::2 dev lo table 100000 metric 0\n"
+		"route replace 10.0.0.0/24 mode encap segs 2001:db8::3 dev lo table 100 metric 0\n");
+	assert_int_equal(nsent, 0);
+}
+
 static void test_unknown_device(void **state)
 {
 	(void)state;
@@ -541,6 +573,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_usage_errors, teardown),
 		cmocka_unit_test_teardown(test_segment_limits, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
+		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
 	};
 

@@ -289,6 +289,38 @@ static int print_key(struct nlattr **tb, void *arg)
 	return 0;
 }
 
+static int save_key(struct nlattr **tb, void *arg)
+{
+	const char *keydir = arg;
+	bool quote = strpbrk(keydir, " \t#") != NULL;
+	const char *name;
+	uint32_t keyid;
+	uint8_t algo;
+
+	if (!tb[SEG6X_A_HMAC_KEYID] || !tb[SEG6X_A_HMAC_ALGO])
+		return -EBADMSG;
+	keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
+	algo = nla_get_u8(tb[SEG6X_A_HMAC_ALGO]);
+	name = hmac_algo_name(algo);
+	printf("hmac set %u ", keyid);
+	/* An algorithm newer than this seg6ctl: -b will say so. */
+	if (name)
+		printf("%s", name);
+	else
+		printf("%u", algo);
+	printf(" secret-file %s%s/%u%s\n", quote ? "\"" : "", keydir, keyid,
+	       quote ? "\"" : "");
+	return 0;
+}
+
+int hmac_save(const char *keydir)
+{
+	struct nl_msg *msg = genl_msg(SEG6X_CMD_HMAC_GET, NLM_F_DUMP);
+
+	/* Cast: the callback argument is not const, the callback reads it. */
+	return msg ? genl_talk(msg, save_key, (void *)keydir) : EXIT_FAIL;
+}
+
 static int hmac_show(int argc, char **argv)
 {
 	struct json_writer jw;

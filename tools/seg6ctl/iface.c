@@ -103,6 +103,54 @@ static int iface_set(int argc, char **argv)
 	return genl_talk(msg, NULL, NULL);
 }
 
+/*
+ * The kernel tells which interfaces have settings of their own, not which
+ * of the two fields they set: save writes both, the values in effect.
+ */
+static int save_iface(struct nlattr **tb, void *arg)
+{
+	bool want_default = *(bool *)arg;
+	uint32_t ifindex;
+	bool explicit;
+
+	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
+	    !tb[SEG6X_A_REQUIRE_HMAC])
+		return -EBADMSG;
+	ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
+	explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
+		   nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
+	if (want_default ? ifindex != 0 : !ifindex || !explicit)
+		return 0;
+	if (ifindex && !tb[SEG6X_A_IFNAME])
+		return -EBADMSG;
+	printf("iface set %s seg6_enabled %u require_hmac %d\n",
+	       ifindex ? nla_get_string(tb[SEG6X_A_IFNAME]) : DEFAULT_NAME,
+	       nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]),
+	       nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]));
+	return 0;
+}
+
+int iface_save(void)
+{
+	bool want_default = true;
+	struct nl_msg *msg;
+	int status;
+
+	/* "default" first: the others may be set to what it used to be. */
+	msg = genl_msg(SEG6X_CMD_IFACE_GET, 0);
+	if (!msg)
+		return EXIT_FAIL;
+	if (nla_put_u32(msg, SEG6X_A_IFINDEX, 0) < 0)
+		return msg_abort(msg);
+	status = genl_talk(msg, save_iface, &want_default);
+	if (status)
+		return status;
+
+	want_default = false;
+	msg = genl_msg(SEG6X_CMD_IFACE_GET, NLM_F_DUMP);
+	return msg ? genl_talk(msg, save_iface, &want_default) : EXIT_FAIL;
+}
+
 static int print_iface(struct nlattr **tb, void *arg)
 {
 	struct json_writer *jw = arg;

@@ -407,6 +407,7 @@ struct walk {
 	struct seg6x_route route;	/* scratch for the current message */
 	struct json_writer jw;
 	bool collect;			/* flush: keep instead of print */
+	bool save;			/* save: print as commands */
 	struct seg6x_route *found;
 	size_t nfound;
 	size_t cap;
@@ -439,7 +440,11 @@ static int walk_route(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
 		return 0;
 	if (w->collect)
 		return keep_route(w);
-	if (opts.json)
+	/* The text form is the syntax of add; replace makes it idempotent. */
+	if (w->save) {
+		printf("route replace ");
+		print_text(&w->route);
+	} else if (opts.json)
 		print_json(&w->jw, &w->route);
 	else
 		print_text(&w->route);
@@ -465,7 +470,7 @@ static int walk_routes(int argc, char **argv, struct walk *w)
 	w->filter.lwt_type = info.lwt_type;
 
 	json_init(&w->jw, stdout, opts.pretty);
-	if (opts.json && !w->collect)
+	if (opts.json && !w->collect && !w->save)
 		json_open_array(&w->jw, NULL);
 	for (i = 0; !status && i < ARRAY_SIZE(families); i++) {
 		struct rtmsg rtm = { .rtm_family = families[i] };
@@ -474,9 +479,17 @@ static int walk_routes(int argc, char **argv, struct walk *w)
 		status = msg ? rt_talk(msg, walk_route, w) : EXIT_FAIL;
 	}
 	/* Even a failed dump leaves a well-formed document behind. */
-	if (opts.json && !w->collect)
+	if (opts.json && !w->collect && !w->save)
 		json_close_array(&w->jw);
 	return status;
+}
+
+int route_save(void)
+{
+	struct walk w = { .save = true };
+	char *all[] = { "all", NULL };
+
+	return walk_routes(1, all, &w);
 }
 
 static int route_show(int argc, char **argv)

@@ -31,7 +31,7 @@ static const char usage[] =
 	"       seg6ctl [OPTIONS] -b FILE\n"
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
-	"OBJECT := { route | hmac | tunsrc | iface | stats | info }\n"
+	"OBJECT := { route | hmac | tunsrc | iface | stats | info | save }\n"
 	"OPTIONS := { -n NETNS | -j | -p | -force }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
@@ -55,6 +55,8 @@ static const struct cli_cmd objects[] = {
 	{ "iface",	do_iface,	"per-interface policy" },
 	{ "stats",	do_stats,	"counters" },
 	{ "info",	do_info,	"the loaded module" },
+	{ "save",	do_save,	"print the configuration as seg6ctl commands" },
+	{ "showconf",	do_save,	NULL },
 	{ "help",	do_help,	"print usage" },
 	{ NULL,		NULL,		NULL },
 };

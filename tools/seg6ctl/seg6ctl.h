@@ -34,5 +34,16 @@ int do_tunsrc(int argc, char **argv);
 int do_iface(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_info(int argc, char **argv);
+int do_save(int argc, char **argv);
+
+/*
+ * The parts of "seg6ctl save": each prints its object's configuration as
+ * batch commands on stdout and returns an exit status.
+ */
+int tunsrc_save(void);
+int iface_save(void);
+/* Keys as "secret-file @keydir/KEYID"; @keydir is quoted if need be. */
+int hmac_save(const char *keydir);
+int route_save(void);
 
 #endif /* SEG6CTL_H */

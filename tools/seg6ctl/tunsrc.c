@@ -45,21 +45,37 @@ static int tunsrc_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
+/* The tunnel source, "::" if none was ever set. */
+static int tunsrc_get(struct in6_addr *addr)
+{
+	struct nl_msg *msg = genl_msg(SEG6X_CMD_TUNSRC_GET, 0);
+
+	*addr = in6addr_any;
+	return msg ? genl_talk(msg, tunsrc_reply, addr) : EXIT_FAIL;
+}
+
+int tunsrc_save(void)
+{
+	char buf[INET6_ADDRSTRLEN];
+	struct in6_addr addr;
+	int status = tunsrc_get(&addr);
+
+	if (!status)
+		printf("tunsrc set %s\n", inet_ntop(AF_INET6, &addr, buf, sizeof(buf)));
+	return status;
+}
+
 static int tunsrc_show(int argc, char **argv)
 {
-	struct in6_addr addr = IN6ADDR_ANY_INIT;
 	char buf[INET6_ADDRSTRLEN];
 	struct json_writer jw;
-	struct nl_msg *msg;
+	struct in6_addr addr;
 	int status;
 
 	(void)argv;
 	if (argc > 0)
 		return usage_error("tunsrc", "too many arguments");
-	msg = genl_msg(SEG6X_CMD_TUNSRC_GET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	status = genl_talk(msg, tunsrc_reply, &addr);
+	status = tunsrc_get(&addr);
 	if (status)
 		return status;
 
