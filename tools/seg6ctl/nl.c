@@ -321,7 +321,8 @@ static int resolve_family(void)
 	if (status)
 		return status;
 	if (req.error == -ENOENT) {
-		pr_err("the seg6x module is not loaded (generic netlink family %s not found)",
+		/* The kernel has tried to load it by the family's alias. */
+		pr_err("the seg6x module is not loaded (generic netlink family %s not found); try \"modprobe seg6x\"",
 		       SEG6X_GENL_NAME);
 		return EXIT_FAIL;
 	}
