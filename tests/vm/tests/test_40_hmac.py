@@ -57,6 +57,7 @@ def test_keyring_cli(seg6x, tmp_path):
         ctl("hmac", "set", "7", "sha256", ns="keys", input="s3cret\n")
         f = tmp_path / "secret"
         f.write_bytes(os.urandom(64))
+        f.chmod(0o600)
         ctl("hmac", "set", "4294967295", "sha1", "secret-file", str(f),
             ns="keys")
         shown = ctl("hmac", "show", ns="keys", js=True)
