@@ -220,23 +220,40 @@ static int seg6x_push(struct net *net, struct sk_buff *skb,
 	return err;
 }
 
+/* Room left for the packet once the encapsulation is added. */
+static unsigned int seg6x_room(const struct seg6x_lwt *sl,
+			       struct dst_entry *next)
+{
+	unsigned int mtu = dst_mtu(next);
+
+	return mtu > sl->overhead ? mtu - sl->overhead : 0;
+}
+
+static bool seg6x_fits(const struct sk_buff *skb, unsigned int room)
+{
+	return skb_is_gso(skb) ? skb_gso_validate_network_len(skb, room) :
+				 skb->len <= room;
+}
+
 /*
  * Would the packet, once encapsulated, exceed the MTU towards the first
  * segment? Then tell its source how much room there is, as any tunnel
  * must, so that path MTU discovery works instead of a black hole.
+ *
+ * An IPv6 source cannot go below 1280 bytes: when the path towards the
+ * first segment is narrower, the outer packet is fragmented instead
+ * (RFC 2473 7.1), so that minimum-size packets still get through.
  */
-static bool seg6x_too_big(struct sk_buff *skb, const struct seg6x_lwt *sl,
-			  struct dst_entry *next)
+static bool seg6x_too_big(struct sk_buff *skb, unsigned int room)
 {
-	unsigned int mtu = dst_mtu(next);
-	unsigned int room;
-
-	room = mtu > sl->overhead ? mtu - sl->overhead : 0;
-	if (skb_is_gso(skb) ? skb_gso_validate_network_len(skb, room) :
-			      skb->len <= room)
+	if (seg6x_fits(skb, room))
 		return false;
 
 	if (skb->protocol == htons(ETH_P_IPV6)) {
+		if (room < IPV6_MIN_MTU && seg6x_fits(skb, IPV6_MIN_MTU)) {
+			skb->ignore_df = 1;
+			return false;
+		}
 		icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0,
 			    max_t(unsigned int, room, IPV6_MIN_MTU));
 	} else if (skb->protocol == htons(ETH_P_IP)) {
@@ -248,29 +265,66 @@ static bool seg6x_too_big(struct sk_buff *skb, const struct seg6x_lwt *sl,
 
 /* ---- forwarded packets ------------------------------------------------ */
 
-static int seg6x_lwt_input(struct sk_buff *skb);
+static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag);
 
+/* Fragments (and GSO segments) are encapsulated as they are: never cut
+ * again, so a route can never re-enter its own fragmentation.
+ */
 static int seg6x_lwt_input_frag(struct net *net, struct sock *sk,
 				struct sk_buff *skb)
 {
-	return seg6x_lwt_input(skb);
+	return seg6x_lwt_xmit_in(skb, false);
+}
+
+/* IPv4 without DF may be fragmented, and must be rather than dropped. */
+static bool seg6x_v4_may_frag(struct sk_buff *skb)
+{
+	return skb->protocol == htons(ETH_P_IP) &&
+	       !(ip_hdr(skb)->frag_off & htons(IP_DF));
 }
 
 /*
- * An IPv4 packet without DF that would not fit once encapsulated.
- * ip_do_fragment() cuts it to the MTU of the seg6x route, which the LWT
- * headroom already lowered by the encapsulation overhead.
+ * Cut an IPv4 packet into fragments of at most @room bytes, so that each
+ * fits the path to the first segment once encapsulated. ip_do_fragment()
+ * takes the smaller of the route's MTU and frag_max_size.
  */
-static bool seg6x_too_big_v4_nodf(struct sk_buff *skb,
-				  const struct seg6x_lwt *sl,
-				  struct dst_entry *next)
+static int seg6x_frag_v4(struct net *net, struct sk_buff *skb,
+			 unsigned int room)
 {
-	unsigned int mtu = dst_mtu(next);
+	if (room < sizeof(struct iphdr) + 8) {
+		kfree_skb(skb);
+		return -EMSGSIZE;
+	}
+	IPCB(skb)->frag_max_size = room;
+	return ip_do_fragment(net, NULL, skb, seg6x_lwt_input_frag);
+}
 
-	if (skb->protocol != htons(ETH_P_IP) ||
-	    (ip_hdr(skb)->frag_off & htons(IP_DF)) || skb_is_gso(skb))
-		return false;
-	return skb->len + sl->overhead > mtu;
+/* A GSO IPv4 packet without DF: segment it, then fragment what is still
+ * too big (as ip_finish_output_gso() does for plain IPv4).
+ */
+static int seg6x_gso_frag_v4(struct net *net, struct sk_buff *skb,
+			     unsigned int room)
+{
+	struct sk_buff *segs, *seg, *nskb;
+	int err, ret = 0;
+
+	segs = skb_gso_segment(skb, 0);
+	if (IS_ERR_OR_NULL(segs)) {
+		kfree_skb(skb);
+		return -ENOMEM;
+	}
+	consume_skb(skb);
+
+	skb_list_walk_safe(segs, seg, nskb) {
+		skb_mark_not_on_list(seg);
+		if (seg->len > room)
+			err = seg6x_frag_v4(net, seg, room);
+		else
+			err = seg6x_lwt_xmit_in(seg, false);
+		if (err && !ret)
+			ret = err;
+	}
+	return ret;
 }
 
 static struct dst_entry *seg6x_lookup_in(struct net *net, struct sk_buff *skb,
@@ -287,14 +341,26 @@ static struct dst_entry *seg6x_lookup_in(struct net *net, struct sk_buff *skb,
 	return ip6_route_input_lookup(net, skb->dev, &fl6, NULL, 0);
 }
 
-static int seg6x_lwt_input(struct sk_buff *skb)
+/*
+ * The route to the first segment must not be a seg6x route itself: one
+ * pointing back at this route (directly or through others) would
+ * encapsulate forever, and two routes caching each other's dst would pin
+ * each other (and the module) for good.
+ */
+static bool seg6x_next_usable(struct dst_entry *next)
+{
+	return !next->error &&
+	       !(next->lwtstate && next->lwtstate->type == seg6x_lwt_type);
+}
+
+static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 {
 	struct dst_entry *orig = skb_dst(skb);
-	struct lwtunnel_state *lws = orig->lwtstate;
-	struct seg6x_lwt *sl = seg6x_lwt(lws);
+	struct seg6x_lwt *sl = seg6x_lwt(orig->lwtstate);
 	struct net *net = dev_net(skb->dev);
 	struct seg6x_net *sn = seg6x_pernet(net);
 	struct dst_entry *next;
+	unsigned int room;
 	int err = -ENETUNREACH;
 
 	local_bh_disable();
@@ -302,8 +368,7 @@ static int seg6x_lwt_input(struct sk_buff *skb)
 	local_bh_enable();
 	if (!next) {
 		next = seg6x_lookup_in(net, skb, sl);
-		if (next->error || next->lwtstate == lws) {
-			/* unreachable, or a route that loops onto itself */
+		if (!seg6x_next_usable(next)) {
 			dst_release(next);
 			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
 			goto drop;
@@ -313,14 +378,14 @@ static int seg6x_lwt_input(struct sk_buff *skb)
 		local_bh_enable();
 	}
 
-	if (seg6x_too_big_v4_nodf(skb, sl, next)) {
-		/* IPv4 without DF may be fragmented: do it before the
-		 * encapsulation, each fragment then takes this path again.
-		 */
+	room = seg6x_room(sl, next);
+	if (may_frag && seg6x_v4_may_frag(skb) && !seg6x_fits(skb, room)) {
 		dst_release(next);
-		return ip_do_fragment(net, NULL, skb, seg6x_lwt_input_frag);
+		if (skb_is_gso(skb))
+			return seg6x_gso_frag_v4(net, skb, room);
+		return seg6x_frag_v4(net, skb, room);
 	}
-	if (seg6x_too_big(skb, sl, next)) {
+	if (seg6x_too_big(skb, room)) {
 		dst_release(next);
 		err = -EMSGSIZE;
 		goto drop;
@@ -339,6 +404,11 @@ static int seg6x_lwt_input(struct sk_buff *skb)
 drop:
 	kfree_skb(skb);
 	return err;
+}
+
+static int seg6x_lwt_input(struct sk_buff *skb)
+{
+	return seg6x_lwt_xmit_in(skb, true);
 }
 
 /* ---- locally generated packets ------------------------------------------ */
@@ -372,7 +442,7 @@ static int seg6x_lwt_output(struct net *net, struct sock *sk,
 		};
 
 		next = ip6_route_output(net, NULL, &fl6);
-		if (next->error || next->lwtstate == lws) {
+		if (!seg6x_next_usable(next)) {
 			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
 			err = -ENETUNREACH;
 			goto drop_next;
@@ -437,11 +507,17 @@ static int seg6x_build_state(struct net *net, struct nlattr *nla,
 	}
 
 	hmac = !!tb[SEG6X_IPTUN_HMAC_KEYID];
-	max = hmac ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
+	/* The HMAC text holds the whole list, which inline mode makes one
+	 * longer (the original destination).
+	 */
+	max = hmac ? SEG6X_MAX_SEGS_HMAC - inl : SEG6X_MAX_SEGS;
 	nsegs = nla_len(tb[SEG6X_IPTUN_SEGS]) / sizeof(struct in6_addr);
 	if (nla_len(tb[SEG6X_IPTUN_SEGS]) % sizeof(struct in6_addr) ||
 	    nsegs < 1 || nsegs > max) {
-		if (hmac)
+		if (hmac && inl)
+			NL_SET_ERR_MSG_ATTR(extack, tb[SEG6X_IPTUN_SEGS],
+					    "seg6x: an inline route with hmac takes 1 to 13 segments");
+		else if (hmac)
 			NL_SET_ERR_MSG_ATTR(extack, tb[SEG6X_IPTUN_SEGS],
 					    "seg6x: a route with hmac takes 1 to 14 segments");
 		else
