@@ -27,8 +27,8 @@ static const struct nla_policy seg6x_genl_policy[SEG6X_A_MAX + 1] = {
 	[SEG6X_A_HMAC_KEYID]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[SEG6X_A_HMAC_ALGO]	= NLA_POLICY_RANGE(NLA_U8, SEG6X_HMAC_ALGO_SHA1,
 						   SEG6X_HMAC_ALGO_MAX),
-	[SEG6X_A_HMAC_SECRET]	= { .type = NLA_BINARY,
-				    .len = SEG6X_HMAC_SECRET_MAX },
+	/* length checked by the handler, which wipes it on every path */
+	[SEG6X_A_HMAC_SECRET]	= { .type = NLA_BINARY },
 	[SEG6X_A_IFINDEX]	= { .type = NLA_U32 },
 	[SEG6X_A_SEG6_ENABLED]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[SEG6X_A_REQUIRE_HMAC]	= NLA_POLICY_RANGE(NLA_S8, -1, 1),
@@ -115,34 +115,51 @@ static int seg6x_nl_tunsrc_get(struct sk_buff *skb, struct genl_info *info)
 	return seg6x_reply_send(msg, hdr, info);
 }
 
-static int seg6x_nl_hmac_set(struct sk_buff *skb, struct genl_info *info)
+static int seg6x_hmac_set_checked(struct net *net, struct genl_info *info,
+				  const struct nlattr *secret)
 {
-	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
-	const struct nlattr *secret;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_KEYID) ||
-	    GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_ALGO) ||
-	    GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_SECRET))
+	    GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_ALGO))
 		return -EINVAL;
-
-	secret = info->attrs[SEG6X_A_HMAC_SECRET];
-	if (nla_len(secret) < 1) {
+	if (nla_len(secret) < 1 || nla_len(secret) > SEG6X_HMAC_SECRET_MAX) {
 		NL_SET_ERR_MSG_ATTR(info->extack, secret,
 				    "HMAC secret must be 1 to 64 bytes");
 		return -EINVAL;
 	}
+	/* Packets may ask for socket signing with this key from now on. */
+	err = seg6x_net_use_output(net);
+	if (err)
+		return err;
 
-	err = seg6x_hmac_set(sn, nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID]),
+	err = seg6x_hmac_set(seg6x_pernet(net),
+			     nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID]),
 			     nla_get_u8(info->attrs[SEG6X_A_HMAC_ALGO]),
 			     nla_data(secret), nla_len(secret));
-	/* Wipe the secret from the request: an error ack would echo the
-	 * request back, and its memory is freed without being cleared.
-	 */
-	memzero_explicit(nla_data(secret), nla_len(secret));
-	if (err)
+	if (err == -ENOSPC)
+		NL_SET_ERR_MSG(info->extack,
+			       "too many HMAC keys in this namespace (at most 1024)");
+	else if (err)
 		NL_SET_ERR_MSG(info->extack,
 			       "cannot set up the HMAC transform for this key");
+	return err;
+}
+
+static int seg6x_nl_hmac_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *secret = info->attrs[SEG6X_A_HMAC_SECRET];
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_HMAC_SECRET))
+		return -EINVAL;
+	err = seg6x_hmac_set_checked(genl_info_net(info), info, secret);
+	/* Wipe the secret from the request on every path: an error ack
+	 * echoes the request back, and its memory is freed uncleared.
+	 * (The policy sets no maximum length, so that an oversized secret
+	 * reaches this point too.)
+	 */
+	memzero_explicit(nla_data(secret), nla_len(secret));
 	return err;
 }
 
@@ -215,6 +232,15 @@ static int seg6x_nl_iface_set(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[SEG6X_A_IFINDEX],
 				    "no such interface");
 		return -ENODEV;
+	}
+
+	/* Enabling needs the endpoint hook: register it first, so that a
+	 * failure leaves the policy as it was.
+	 */
+	if (enabled == 1) {
+		err = seg6x_net_use_input(net);
+		if (err)
+			return err;
 	}
 
 	/* RTNL keeps the interface from going away (and its ifindex from

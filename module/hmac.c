@@ -11,8 +11,11 @@
  * (derived) key material, and the crypto layer zeroes it when freed.
  *
  * Keys are published in an xarray and looked up under RCU. Replacing or
- * deleting a key waits for a grace period before freeing the old
- * transform, so packets in flight never see a torn or freed key.
+ * deleting a key frees the old transform after a grace period, from a
+ * workqueue (freeing a transform may sleep), so packets in flight never
+ * see a torn or freed key and the writer never blocks the genl mutex on
+ * synchronize_rcu(). Keys are charged to the caller's memory cgroup and
+ * limited per namespace.
  */
 #include <crypto/hash.h>
 #include <linux/slab.h>
@@ -23,6 +26,7 @@ struct seg6x_hmac_key {
 	u32 keyid;
 	u8 algo;
 	struct crypto_shash *tfm;
+	struct rcu_work free_work;
 };
 
 static const char *const seg6x_hmac_algo_name[] = {
@@ -38,6 +42,47 @@ static void seg6x_hmac_key_free(struct seg6x_hmac_key *key)
 	kfree(key);
 }
 
+static void seg6x_hmac_key_free_work(struct work_struct *work)
+{
+	seg6x_hmac_key_free(container_of(to_rcu_work(work),
+					 struct seg6x_hmac_key, free_work));
+}
+
+/* Old keys are freed here, so that module unload can wait for them. */
+static struct workqueue_struct *seg6x_hmac_wq;
+
+/* Free @key once every reader that may have found it is done. */
+static void seg6x_hmac_key_free_rcu(struct seg6x_hmac_key *key)
+{
+	INIT_RCU_WORK(&key->free_work, seg6x_hmac_key_free_work);
+	queue_rcu_work(seg6x_hmac_wq, &key->free_work);
+}
+
+int seg6x_hmac_init(void)
+{
+	seg6x_hmac_wq = alloc_workqueue("seg6x_hmac", 0, 0);
+	return seg6x_hmac_wq ? 0 : -ENOMEM;
+}
+
+/* After every namespace is gone: no new frees can be queued. */
+void seg6x_hmac_exit(void)
+{
+	rcu_barrier();		/* queue_rcu_work()'s callbacks have run */
+	destroy_workqueue(seg6x_hmac_wq);	/* and drained */
+}
+
+/* Genl mutex held (the only writer). */
+static unsigned int seg6x_hmac_count(struct seg6x_net *sn)
+{
+	struct seg6x_hmac_key *key;
+	unsigned long idx;
+	unsigned int n = 0;
+
+	xa_for_each(&sn->hmac_keys, idx, key)
+		n++;
+	return n;
+}
+
 int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 		   const u8 *secret, unsigned int len)
 {
@@ -47,7 +92,11 @@ int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 	if (algo < SEG6X_HMAC_ALGO_SHA1 || algo > SEG6X_HMAC_ALGO_MAX)
 		return -EINVAL;
 
-	key = kzalloc(sizeof(*key), GFP_KERNEL);
+	if (!xa_load(&sn->hmac_keys, keyid) &&
+	    seg6x_hmac_count(sn) >= SEG6X_HMAC_KEYS_MAX)
+		return -ENOSPC;
+
+	key = kzalloc(sizeof(*key), GFP_KERNEL_ACCOUNT);
 	if (!key)
 		return -ENOMEM;
 	key->keyid = keyid;
@@ -67,15 +116,13 @@ int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 	if (err)
 		goto err_free;
 
-	old = xa_store(&sn->hmac_keys, keyid, key, GFP_KERNEL);
+	old = xa_store(&sn->hmac_keys, keyid, key, GFP_KERNEL_ACCOUNT);
 	if (xa_is_err(old)) {
 		err = xa_err(old);
 		goto err_free;
 	}
-	if (old) {
-		synchronize_rcu();	/* readers of the old key are done */
-		seg6x_hmac_key_free(old);
-	}
+	if (old)
+		seg6x_hmac_key_free_rcu(old);
 	return 0;
 
 err_free:
@@ -90,8 +137,7 @@ int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid)
 	old = xa_erase(&sn->hmac_keys, keyid);
 	if (!old)
 		return -ENOENT;
-	synchronize_rcu();
-	seg6x_hmac_key_free(old);
+	seg6x_hmac_key_free_rcu(old);
 	return 0;
 }
 

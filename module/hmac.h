@@ -14,7 +14,13 @@
 
 struct seg6x_hmac_key;
 
+/* Keys per network namespace. */
+#define SEG6X_HMAC_KEYS_MAX	1024
+
 /* Control path (process context, genl mutex held). */
+int seg6x_hmac_init(void);
+void seg6x_hmac_exit(void);
+
 int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 		   const u8 *secret, unsigned int len);
 int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid);

@@ -5,9 +5,11 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <net/genetlink.h>
 #include <net/lwtunnel.h>
 
 #include "genl.h"
+#include "hmac.h"
 #include "lwt.h"
 #include "params.h"
 #include "pernet.h"
@@ -73,9 +75,12 @@ static int __init seg6x_init(void)
 {
 	int err;
 
-	err = seg6x_pernet_register();
+	err = seg6x_hmac_init();
 	if (err)
 		goto err_out;
+	err = seg6x_pernet_register();
+	if (err)
+		goto err_hmac;
 	err = seg6x_policy_register();
 	if (err)
 		goto err_pernet;
@@ -97,6 +102,8 @@ err_policy:
 	seg6x_policy_unregister();
 err_pernet:
 	seg6x_pernet_unregister();
+err_hmac:
+	seg6x_hmac_exit();
 err_out:
 	return err;
 }
@@ -107,6 +114,7 @@ static void __exit seg6x_exit(void)
 	seg6x_lwt_unregister();
 	seg6x_policy_unregister();
 	seg6x_pernet_unregister();
+	seg6x_hmac_exit();
 }
 
 module_init(seg6x_init);
@@ -116,3 +124,5 @@ MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("IPv6 Segment Routing (SRv6) for stock kernels");
 MODULE_VERSION(SEG6X_VERSION);
 MODULE_AUTHOR("The seg6x developers");
+/* The first SEG6X request (seg6ctl) loads the module. */
+MODULE_ALIAS_GENL_FAMILY(SEG6X_GENL_NAME);
