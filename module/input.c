@@ -4,28 +4,36 @@
  *
  * The in-tree seg6 handles the SRH inside ipv6_rthdr_rcv(), at local
  * delivery, which a module cannot replace. seg6x sees the packet earlier,
- * in PRE_ROUTING, and acts only on packets that are addressed to this node
- * and arrive on an interface where seg6x is enabled; anything else goes on
- * untouched, so the in-tree seg6 or the normal IPv6 rules decide.
+ * in PRE_ROUTING, and acts only on packets that arrive on an interface
+ * where seg6x is enabled, for this host (PACKET_HOST) and addressed to
+ * this node; anything else goes on untouched, so the in-tree seg6 or the
+ * normal IPv6 rules decide.
  *
- * Per packet: locate the SRH, route the destination (is it ours?), check
- * the interface policy, validate the SRH, verify the HMAC, then
+ * A packet runs through a pipeline of small steps, each returning a
+ * verdict: locate and accept (policy, locality), validate the SRH (RFC
+ * 8754 4.3.1.1), verify the HMAC (4.3.1.2 / the interface policy), then
  *   SL > 0            End: next segment becomes the destination; the
- *                     packet is routed again (forwarded, or processed once
- *                     more if the next segment is local too);
+ *                     stack routes it (forwarded), or the pipeline runs
+ *                     again if the next segment is local too;
  *   SL = 0, IPv6/IPv4 decapsulate and re-receive the inner packet;
  *   SL = 0, other     consume the SRH and deliver locally.
- * Nothing here allocates, except unsharing a cloned skb before writing.
+ *
+ * No dst is attached here: the stack routes the packet after the whole
+ * PRE_ROUTING chain, so mangle marks, TPROXY and tunnel metadata apply
+ * as they do to any packet. Nothing here allocates, except unsharing a
+ * cloned skb before writing.
  */
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv6.h>
+#include <net/addrconf.h>
 #include <net/checksum.h>
 #include <net/dst.h>
-#include <net/dst_metadata.h>
 #include <net/ip6_fib.h>
+#include <net/ip6_route.h>
+#include <net/ip_tunnels.h>
 #include <net/ipv6.h>
 
 #include "hmac.h"
@@ -35,72 +43,214 @@
 #include "srh.h"
 
 /*
- * After nf_defrag_ipv6 (-400), so that a packet whose inner payload was
- * fragmented is decapsulated whole when conntrack is loaded; before raw
- * (-300) and conntrack (-200), so that they see the packet with the
- * destination seg6x gives it, as they would for any other routed packet.
+ * After nf_defrag_ipv6 (-400, enabled with the hook), so that fragmented
+ * packets are seen whole; before raw (-300) and conntrack (-200), so that
+ * they see the packet with the destination seg6x gives it, as they would
+ * for any other routed packet.
  */
 #define SEG6X_NF_PRIORITY	(NF_IP6_PRI_RAW - 50)
 
-/* Keep a CHECKSUM_COMPLETE sum right around an in-place rewrite. */
-static void seg6x_csum_sub(struct sk_buff *skb, const void *p, int len)
+/* What one pipeline step decided. */
+enum seg6x_verdict {
+	SEG6X_GO,	/* on to the next step */
+	SEG6X_PASS,	/* the stack goes on with the packet (NF_ACCEPT) */
+	SEG6X_AGAIN,	/* the next segment is ours too: run once more */
+	SEG6X_STOLEN,	/* re-received through netif_rx() */
+	SEG6X_DROP,	/* drop, counting pkt->drop */
+};
+
+/* The packet in the pipeline and where its SRH is. */
+struct seg6x_pkt {
+	struct sk_buff *skb;
+	struct net *net;
+	struct seg6x_net *sn;
+	struct seg6x_policy pol;
+	unsigned int srh_off;	/* SRH, from the network header */
+	unsigned int nh_off;	/* the Next Header byte that names it */
+	unsigned int srh_len;
+	bool authenticated;	/* its HMAC was verified here */
+	enum seg6x_stat drop;	/* with SEG6X_DROP */
+	bool silent;		/* with SEG6X_DROP: no ICMPv6 error */
+	u32 icmp_pointer;	/* with SEG6X_DROP: Parameter Problem, if set */
+};
+
+static struct ipv6_sr_hdr *seg6x_pkt_srh(const struct seg6x_pkt *p)
 {
-	if (skb->ip_summed == CHECKSUM_COMPLETE)
-		skb->csum = csum_block_sub(skb->csum, csum_partial(p, len, 0),
-					   (const u8 *)p - skb->data);
+	return seg6x_srh_at(p->skb, p->srh_off);
 }
 
-static void seg6x_csum_add(struct sk_buff *skb, const void *p, int len)
+static enum seg6x_verdict seg6x_drop(struct seg6x_pkt *p, enum seg6x_stat why)
+{
+	p->drop = why;
+	return SEG6X_DROP;
+}
+
+/* Keep a CHECKSUM_COMPLETE sum right around an in-place rewrite. */
+static void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len)
 {
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
-		skb->csum = csum_block_add(skb->csum, csum_partial(p, len, 0),
-					   (const u8 *)p - skb->data);
+		skb->csum = csum_block_sub(skb->csum, csum_partial(ptr, len, 0),
+					   (const u8 *)ptr - skb->data);
+}
+
+static void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len)
+{
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->csum = csum_block_add(skb->csum, csum_partial(ptr, len, 0),
+					   (const u8 *)ptr - skb->data);
 }
 
 /*
- * Route the packet if no one has yet (the stack honours a valid dst set
- * in PRE_ROUTING, so the lookup is not repeated) and tell whether its
- * destination is local.
+ * Where would the stack deliver this destination: locally (true), or not?
+ * Asked of the FIB without attaching the result to the packet, so that
+ * the stack's own lookup, after the rest of PRE_ROUTING, stays in charge.
+ * *no_route tells an unroutable destination apart.
  */
-static bool seg6x_dst_is_local(struct sk_buff *skb)
+static bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 {
+	const struct ipv6hdr *ip6h = ipv6_hdr(p->skb);
+	struct flowi6 fl6 = {
+		.flowi6_iif = p->skb->dev->ifindex,
+		.daddr = ip6h->daddr,
+		.saddr = ip6h->saddr,
+		.flowlabel = ip6_flowinfo(ip6h),
+		.flowi6_mark = p->skb->mark,
+		.flowi6_proto = ip6h->nexthdr,
+	};
 	struct dst_entry *dst;
+	bool local;
 
-	if (!skb_valid_dst(skb)) {
-		skb_dst_drop(skb);
-		seg6x_route_input(skb);
+	dst = ip6_route_input_lookup(p->net, p->skb->dev, &fl6, p->skb,
+				     RT6_LOOKUP_F_HAS_SADDR);
+	*no_route = dst->error;
+	local = !dst->error &&
+		(((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL);
+	dst_release(dst);
+	return local;
+}
+
+/* Step 1: is this packet ours to process? */
+static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
+{
+	bool no_route;
+
+	/* As the in-tree ipv6_rthdr_rcv(): not for other hosts (bridged
+	 * frames, promiscuous captures), never multicast destinations.
+	 */
+	if (p->skb->pkt_type != PACKET_HOST ||
+	    ipv6_addr_is_multicast(&ipv6_hdr(p->skb)->daddr))
+		return SEG6X_PASS;
+
+	seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
+	if (!p->pol.enabled) {
+		/* Handed back to the stack (the in-tree seg6, if enabled). */
+		if (seg6x_is_local(p, &no_route))
+			seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DROP_DISABLED);
+		return SEG6X_PASS;
 	}
-	dst = skb_dst(skb);
-	if (!dst || dst->error)
-		return false;
-	return ((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL;
+	if (!seg6x_is_local(p, &no_route))
+		return SEG6X_PASS;	/* transit: not ours to process */
+	return SEG6X_GO;
+}
+
+/*
+ * Step 2: the SRH must be inside the packet (a truncated one is dropped
+ * silently, as the in-tree seg6 does) and well formed (RFC 8754 4.3.1.1).
+ */
+static enum seg6x_verdict seg6x_validate(struct seg6x_pkt *p)
+{
+	struct sk_buff *skb = p->skb;
+	struct ipv6_sr_hdr *srh;
+	unsigned int field;
+
+	if (!pskb_may_pull(skb, p->srh_off + sizeof(*srh)))
+		goto truncated;
+	p->srh_len = seg6x_srh_len(seg6x_pkt_srh(p));
+	if (!pskb_may_pull(skb, p->srh_off + p->srh_len))
+		goto truncated;
+	srh = seg6x_pkt_srh(p);
+
+	switch (seg6x_srh_validate(srh)) {
+	case SEG6X_SRH_OK:
+		return SEG6X_GO;
+	case SEG6X_SRH_BAD_SL:
+		field = offsetof(struct ipv6_sr_hdr, segments_left);
+		break;
+	default:
+		field = offsetof(struct ipv6_sr_hdr, hdrlen);
+		break;
+	}
+	/*
+	 * Parameter Problem, as RFC 8754 4.3.1.1 asks, except for packets
+	 * that could only be accepted authenticated (the interface requires
+	 * an HMAC, or the SRH claims one): answering forged packets would
+	 * make this node a reflector. Those are dropped silently, as the
+	 * in-tree seg6 does.
+	 */
+	p->silent = p->pol.require_hmac > 0 || (srh->flags & SR6_FLAG1_HMAC);
+	p->icmp_pointer = p->srh_off + field;
+	return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+
+truncated:
+	p->silent = true;
+	return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+}
+
+/* Step 3: HMAC, per the interface's require_hmac. */
+static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
+{
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+	u8 mac[SEG6X_HMAC_FIELD_LEN];
+	struct sr6_tlv_hmac *tlv;
+
+	if (p->pol.require_hmac < 0)
+		return SEG6X_GO;
+	if (!(srh->flags & SR6_FLAG1_HMAC)) {
+		if (p->pol.require_hmac > 0)
+			return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_MISSING);
+		return SEG6X_GO;
+	}
+
+	/* The H flag without a well-formed trailing TLV is a bad HMAC. */
+	tlv = seg6x_srh_hmac_tlv(srh);
+	if (!tlv)
+		return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_INVALID);
+	if (seg6x_hmac_compute(p->sn, be32_to_cpu(tlv->hmackeyid),
+			       &ipv6_hdr(p->skb)->saddr, srh, mac))
+		return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_NOKEY);
+	if (crypto_memneq(mac, tlv->hmac, SEG6X_HMAC_FIELD_LEN))
+		return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_INVALID);
+
+	p->authenticated = true;
+	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_HMAC_VERIFIED);
+	return SEG6X_GO;
 }
 
 /*
  * Remove the SRH, moving the headers in front of it forward (the payload
  * stays where it is). The caller made the headers writable.
  */
-static void seg6x_srh_pop(struct sk_buff *skb, unsigned int srh_off,
-			  unsigned int nh_off)
+static void seg6x_srh_pop(struct seg6x_pkt *p)
 {
-	struct ipv6_sr_hdr *srh = seg6x_srh_at(skb, srh_off);
-	unsigned int srhlen = seg6x_srh_len(srh);
+	struct sk_buff *skb = p->skb;
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+	unsigned int srhlen = p->srh_len;
 	u8 *nh = skb_network_header(skb);
 	struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	u8 next = srh->nexthdr;
 
 	seg6x_csum_sub(skb, srh, srhlen);
 
-	seg6x_csum_sub(skb, nh + nh_off, 1);
-	nh[nh_off] = next;
-	seg6x_csum_add(skb, nh + nh_off, 1);
+	seg6x_csum_sub(skb, nh + p->nh_off, 1);
+	nh[p->nh_off] = next;
+	seg6x_csum_add(skb, nh + p->nh_off, 1);
 
 	seg6x_csum_sub(skb, &ip6h->payload_len, 2);
 	ip6h->payload_len = htons(ntohs(ip6h->payload_len) - srhlen);
 	seg6x_csum_add(skb, &ip6h->payload_len, 2);
 
 	/* An even shift leaves the moved bytes' checksum unchanged. */
-	memmove(nh + srhlen, nh, srh_off);
+	memmove(nh + srhlen, nh, p->srh_off);
 	if (skb_mac_header_was_set(skb)) {
 		u8 *old_mac = skb_mac_header(skb);
 
@@ -112,46 +262,12 @@ static void seg6x_srh_pop(struct sk_buff *skb, unsigned int srh_off,
 	skb->transport_header += srhlen;
 }
 
-/* Drop with ICMPv6 Parameter Problem (code 0) pointing at @field. */
-static unsigned int seg6x_param_prob(struct seg6x_net *sn, struct sk_buff *skb,
-				     unsigned int field)
+/* SL = 0 and an IPv6/IPv4 payload at @inner_off: strip what is before. */
+static enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p,
+				      unsigned int inner_off, u8 proto)
 {
-	icmpv6_send(skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD, field);
-	seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_BAD_SRH);
-	return NF_DROP;
-}
+	struct sk_buff *skb = p->skb;
 
-/* HMAC policy: returns 0 to go on, or the drop counter to bump. */
-static int seg6x_input_hmac(struct seg6x_net *sn, struct sk_buff *skb,
-			    struct ipv6_sr_hdr *srh, int require)
-{
-	u8 mac[SEG6X_HMAC_FIELD_LEN];
-	struct sr6_tlv_hmac *tlv;
-
-	if (require < 0)
-		return 0;
-	if (!(srh->flags & SR6_FLAG1_HMAC))
-		return require > 0 ? SEG6X_STAT_DROP_HMAC_MISSING : 0;
-
-	/* The H flag without a well-formed trailing TLV is a bad HMAC. */
-	tlv = seg6x_srh_hmac_tlv(srh);
-	if (!tlv)
-		return SEG6X_STAT_DROP_HMAC_INVALID;
-	if (seg6x_hmac_compute(sn, be32_to_cpu(tlv->hmackeyid),
-			       &ipv6_hdr(skb)->saddr, srh, mac))
-		return SEG6X_STAT_DROP_HMAC_NOKEY;
-	if (crypto_memneq(mac, tlv->hmac, SEG6X_HMAC_FIELD_LEN))
-		return SEG6X_STAT_DROP_HMAC_INVALID;
-
-	seg6x_stats_inc(&sn->stats, SEG6X_STAT_HMAC_VERIFIED);
-	return 0;
-}
-
-/* SL = 0 and an IPv6/IPv4 payload: strip everything up to the SRH. */
-static unsigned int seg6x_decap(struct net *net, struct seg6x_net *sn,
-				struct sk_buff *skb, unsigned int inner_off,
-				u8 proto)
-{
 	skb_pull_rcsum(skb, inner_off);
 	skb_reset_network_header(skb);
 	skb_reset_transport_header(skb);
@@ -168,32 +284,96 @@ static unsigned int seg6x_decap(struct net *net, struct seg6x_net *sn,
 	}
 
 	/* Clears dst, conntrack and (across namespaces) marks. */
-	__skb_tunnel_rx(skb, skb->dev, net);
-	seg6x_stats_inc(&sn->stats, SEG6X_STAT_DECAP);
+	__skb_tunnel_rx(skb, skb->dev, p->net);
+	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DECAP);
 	netif_rx(skb);
-	return NF_STOLEN;
+	return SEG6X_STOLEN;
 }
 
 /*
- * One endpoint pass over an SRH at @srh_off, already validated and
- * verified, with Segments Left > 0. Returns true when the new destination
- * is local and the SRH is still there (process it again); otherwise
- * *verdict is the netfilter verdict.
+ * SL = 0: the packet is for this node. A Destination Options header
+ * after the SRH (RFC 8200 order) is walked past to find the payload; a
+ * second routing header there is malformed.
  */
-static bool seg6x_end(struct seg6x_net *sn, struct sk_buff *skb,
-		      unsigned int srh_off, unsigned int nh_off,
-		      unsigned int *verdict)
+static enum seg6x_verdict seg6x_final(struct seg6x_pkt *p)
 {
-	struct ipv6_sr_hdr *srh = seg6x_srh_at(skb, srh_off);
-	struct ipv6hdr *ip6h = ipv6_hdr(skb);
-	struct dst_entry *dst;
-	bool cleanup;
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+	unsigned int off = p->srh_off + p->srh_len;
+	u8 proto = srh->nexthdr;
 
-	/* Seeds' cleanup flag: the penultimate endpoint of an inserted
-	 * (not encapsulating) SRH removes it.
+	if (proto == NEXTHDR_DEST) {
+		struct ipv6_opt_hdr _h;
+		const struct ipv6_opt_hdr *h;
+
+		h = skb_header_pointer(p->skb, skb_network_offset(p->skb) + off,
+				       sizeof(_h), &_h);
+		if (!h) {
+			p->silent = true;
+			return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+		}
+		off += ipv6_optlen(h);
+		proto = h->nexthdr;
+	}
+	if (proto == NEXTHDR_ROUTING) {
+		p->silent = true;
+		return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+	}
+
+	if (proto == NEXTHDR_IPV6 || proto == NEXTHDR_IPV4) {
+		if (!pskb_may_pull(p->skb, off)) {
+			p->silent = true;
+			return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+		}
+		return seg6x_decap(p, off, proto);
+	}
+
+	/*
+	 * Final destination. Consume the SRH (as RFC 8986's USD/PSP
+	 * flavours do): the in-tree seg6 would drop the packet at local
+	 * delivery unless its own seg6_enabled sysctls are set.
+	 */
+	seg6x_srh_pop(p);
+	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_LOCAL);
+	return SEG6X_PASS;
+}
+
+/*
+ * A next segment that the stack would deliver to link-scope listeners
+ * or loop back inside the host is refused (the in-tree seg6 refuses
+ * multicast): an SRH must not turn an off-link packet into a link-local,
+ * loopback or multicast one.
+ */
+static bool seg6x_next_segment_ok(const struct in6_addr *a)
+{
+	int type = ipv6_addr_type(a);
+
+	return !(type & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
+			 IPV6_ADDR_LINKLOCAL | IPV6_ADDR_MAPPED)) &&
+	       type != IPV6_ADDR_ANY;
+}
+
+/* End (RFC 8754 4.3.1.1, SL > 0): the next segment becomes the DA. */
+static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
+{
+	struct sk_buff *skb = p->skb;
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+	struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	bool cleanup, no_route;
+
+	if (!seg6x_next_segment_ok(&srh->segments[srh->segments_left - 1])) {
+		p->silent = true;
+		return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
+	}
+
+	/*
+	 * The 2016 series' cleanup flag: the penultimate endpoint of an
+	 * inserted (not encapsulating) SRH removes it. Only an SRH whose
+	 * HMAC was verified here may ask for that: otherwise a forged flag
+	 * would strip the SRH before the last segment could apply its own
+	 * HMAC policy.
 	 */
 	cleanup = srh->segments_left == 1 &&
-		  (srh->flags & SEG6X_SRH_FLAG_CLEANUP) &&
+		  (srh->flags & SEG6X_SRH_FLAG_CLEANUP) && p->authenticated &&
 		  srh->nexthdr != NEXTHDR_IPV6 && srh->nexthdr != NEXTHDR_IPV4;
 
 	seg6x_csum_sub(skb, &srh->segments_left, 1);
@@ -205,21 +385,19 @@ static bool seg6x_end(struct seg6x_net *sn, struct sk_buff *skb,
 	seg6x_csum_add(skb, &ip6h->daddr, sizeof(ip6h->daddr));
 
 	if (cleanup)
-		seg6x_srh_pop(skb, srh_off, nh_off);
-	seg6x_stats_inc(&sn->stats, SEG6X_STAT_END);
+		seg6x_srh_pop(p);
+	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_END);
 
+	/* The route the stack had for the old destination is stale. */
 	skb_dst_drop(skb);
-	seg6x_route_input(skb);
-	dst = skb_dst(skb);
-	if (!dst || dst->error) {
-		/* The stack's error route drops it with an ICMPv6 error. */
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
-		*verdict = NF_ACCEPT;
-		return false;
-	}
-	if (!(((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL)) {
-		*verdict = NF_ACCEPT;	/* forwarded; ip6_forward() counts the hop */
-		return false;
+	if (!seg6x_is_local(p, &no_route)) {
+		/* Forwarded; ip6_forward() counts the hop. An unroutable
+		 * one gets the stack's ICMPv6 error.
+		 */
+		if (no_route)
+			seg6x_stats_inc(&p->sn->stats,
+					SEG6X_STAT_DROP_NO_ROUTE);
+		return SEG6X_PASS;
 	}
 
 	/* Looped back to ourselves: each local pass costs one hop, so a
@@ -228,110 +406,100 @@ static bool seg6x_end(struct seg6x_net *sn, struct sk_buff *skb,
 	ip6h = ipv6_hdr(skb);
 	if (ip6h->hop_limit <= 1) {
 		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_HOP_LIMIT);
-		*verdict = NF_DROP;
-		return false;
+		p->silent = true;
+		return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
 	}
 	seg6x_csum_sub(skb, &ip6h->hop_limit, 1);
 	ip6h->hop_limit--;
 	seg6x_csum_add(skb, &ip6h->hop_limit, 1);
 
-	if (cleanup) {
-		*verdict = NF_ACCEPT;	/* SRH gone: plain local delivery */
-		return false;
-	}
-	return true;
+	/* SRH gone: plain local delivery. */
+	return cleanup ? SEG6X_PASS : SEG6X_AGAIN;
 }
 
-static unsigned int seg6x_input(struct net *net, struct sk_buff *skb,
-				unsigned int srh_off, unsigned int nh_off)
+/* Steps 2-4 on one SRH. */
+static enum seg6x_verdict seg6x_process(struct seg6x_pkt *p)
 {
-	struct seg6x_net *sn = seg6x_pernet(net);
-	struct seg6x_policy pol;
-	struct ipv6_sr_hdr *srh;
-	unsigned int srhlen, verdict;
-	int drop;
+	enum seg6x_verdict v;
 
-	if (!seg6x_dst_is_local(skb))
-		return NF_ACCEPT;	/* transit: not ours to process */
+	v = seg6x_validate(p);
+	if (v != SEG6X_GO)
+		return v;
+	v = seg6x_verify(p);
+	if (v != SEG6X_GO)
+		return v;
 
-	seg6x_policy_get(sn, skb->dev->ifindex, &pol);
-	if (!pol.enabled) {
-		/* Left to the stack (the in-tree seg6, if enabled). */
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_DISABLED);
-		return NF_ACCEPT;
+	/* Everything below writes the headers: unshare them. */
+	if (skb_ensure_writable(p->skb, p->srh_off + p->srh_len)) {
+		p->silent = true;
+		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
 	}
+	if (seg6x_pkt_srh(p)->segments_left == 0)
+		return seg6x_final(p);
+	return seg6x_end(p);
+}
 
-	for (;;) {
-		/* The whole SRH must be in the packet; a truncated one is
-		 * dropped silently, as the in-tree seg6 does.
-		 */
-		if (!pskb_may_pull(skb, srh_off + sizeof(*srh)))
-			goto drop_bad;
-		srhlen = seg6x_srh_len(seg6x_srh_at(skb, srh_off));
-		if (!pskb_may_pull(skb, srh_off + srhlen))
-			goto drop_bad;
-		srh = seg6x_srh_at(skb, srh_off);
+/* The kernel's drop reason and IPv6 MIB counter closest to each drop. */
+static void seg6x_drop_skb(struct seg6x_pkt *p)
+{
+	struct inet6_dev *idev = __in6_dev_get(p->skb->dev);
+	enum skb_drop_reason reason;
+	int mib;
 
-		switch (seg6x_srh_validate(srh)) {
-		case SEG6X_SRH_OK:
-			break;
-		case SEG6X_SRH_BAD_SL:
-			return seg6x_param_prob(sn, skb, srh_off +
-				offsetof(struct ipv6_sr_hdr, segments_left));
-		default:
-			return seg6x_param_prob(sn, skb, srh_off +
-				offsetof(struct ipv6_sr_hdr, hdrlen));
-		}
-
-		drop = seg6x_input_hmac(sn, skb, srh, pol.require_hmac);
-		if (drop) {
-			seg6x_stats_inc(&sn->stats, drop);
-			return NF_DROP;
-		}
-
-		/* Everything below writes the headers: unshare them. */
-		if (skb_ensure_writable(skb, srh_off + srhlen)) {
-			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NOMEM);
-			return NF_DROP;
-		}
-		srh = seg6x_srh_at(skb, srh_off);
-
-		if (srh->segments_left == 0) {
-			if (srh->nexthdr == NEXTHDR_IPV6 ||
-			    srh->nexthdr == NEXTHDR_IPV4)
-				return seg6x_decap(net, sn, skb,
-						   srh_off + srhlen,
-						   srh->nexthdr);
-			/*
-			 * Final destination. Consume the SRH (as RFC 8986's
-			 * USD/PSP flavours do): the in-tree seg6 would drop
-			 * the packet at local delivery unless its own
-			 * seg6_enabled sysctls are set.
-			 */
-			seg6x_srh_pop(skb, srh_off, nh_off);
-			seg6x_stats_inc(&sn->stats, SEG6X_STAT_LOCAL);
-			return NF_ACCEPT;
-		}
-
-		if (!seg6x_end(sn, skb, srh_off, nh_off, &verdict))
-			return verdict;
+	switch (p->drop) {
+	case SEG6X_STAT_DROP_NOMEM:
+		reason = SKB_DROP_REASON_NOMEM;
+		mib = IPSTATS_MIB_INDISCARDS;
+		break;
+	case SEG6X_STAT_DROP_NO_ROUTE:
+		reason = SKB_DROP_REASON_IP_INNOROUTES;
+		mib = IPSTATS_MIB_INNOROUTES;
+		break;
+	default:	/* bad SRH, HMAC, hop limit */
+		reason = SKB_DROP_REASON_IP_INHDR;
+		mib = IPSTATS_MIB_INHDRERRORS;
+		break;
 	}
-
-drop_bad:
-	seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_BAD_SRH);
-	return NF_DROP;
+	seg6x_stats_inc(&p->sn->stats, p->drop);
+	__IP6_INC_STATS(p->net, idev, mib);
+	if (!p->silent && p->icmp_pointer)
+		icmpv6_send(p->skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
+			    p->icmp_pointer);
+	kfree_skb_reason(p->skb, reason);
 }
 
 static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
-	unsigned int srh_off, nh_off;
+	struct seg6x_pkt p = {
+		.skb = skb,
+		.net = state->net,
+		.sn = seg6x_pernet(state->net),
+	};
+	enum seg6x_verdict v;
 
 	/* Fast exit for everything that carries no SRH. */
-	if (seg6x_srh_find(skb, &srh_off, &nh_off))
+	if (seg6x_srh_find(skb, &p.srh_off, &p.nh_off))
 		return NF_ACCEPT;
-	return seg6x_input(state->net, skb, srh_off, nh_off);
+
+	v = seg6x_accept(&p);
+	while (v == SEG6X_GO || v == SEG6X_AGAIN) {
+		v = seg6x_process(&p);
+		/* The SRH stays where it was across a local pass. */
+	}
+
+	switch (v) {
+	case SEG6X_DROP:
+		/* Stolen, not NF_DROP: drop monitors then show our reason
+		 * rather than a netfilter drop.
+		 */
+		seg6x_drop_skb(&p);
+		return NF_STOLEN;
+	case SEG6X_STOLEN:
+		return NF_STOLEN;
+	default:
+		return NF_ACCEPT;
+	}
 }
 
 static const struct nf_hook_ops seg6x_nf_ops[] = {
@@ -349,6 +517,7 @@ int seg6x_input_net_init(struct net *net)
 				     ARRAY_SIZE(seg6x_nf_ops));
 }
 
+/* Does not wait for running hooks: see seg6x_net_pre_exit(). */
 void seg6x_input_net_exit(struct net *net)
 {
 	nf_unregister_net_hooks(net, seg6x_nf_ops, ARRAY_SIZE(seg6x_nf_ops));

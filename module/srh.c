@@ -54,7 +54,7 @@ static bool seg6x_srh_tlvs_ok(const struct ipv6_sr_hdr *srh)
 	const u8 *end = (const u8 *)srh + seg6x_srh_len(srh);
 
 	while (p < end) {
-		if (*p == SR6_TLV_PAD1) {
+		if (*p == SEG6X_TLV_PAD1) {
 			p++;
 			continue;
 		}
@@ -76,7 +76,10 @@ enum seg6x_srh_verdict seg6x_srh_validate(const struct ipv6_sr_hdr *srh)
 			return SEG6X_SRH_BAD_SL;
 		return SEG6X_SRH_BAD_LEN;
 	}
-	if (srh->segments_left > srh->first_segment)
+	/* RFC 8754 4.3.1.1: SL = Last Entry + 1 is a reduced SRH, whose
+	 * first segment is only in the destination address (H.Encaps.Red).
+	 */
+	if (srh->segments_left > srh->first_segment + 1)
 		return SEG6X_SRH_BAD_SL;
 	if (!seg6x_srh_tlvs_ok(srh))
 		return SEG6X_SRH_BAD_LEN;

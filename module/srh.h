@@ -13,7 +13,7 @@
 
 #define SEG6X_SRH_TYPE		4	/* IPV6_SRCRT_TYPE_4 */
 #define SEG6X_HMAC_TLV_LEN	sizeof(struct sr6_tlv_hmac)	/* 40 */
-#define SR6_TLV_PAD1		0	/* RFC 8754: a single byte, no length */
+#define SEG6X_TLV_PAD1		0	/* RFC 8754: a single byte, no length */
 /* The seeds' Cleanup flag (draft SRH; RFC 8754 later dropped it). */
 #define SEG6X_SRH_FLAG_CLEANUP	0x80
 

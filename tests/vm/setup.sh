@@ -17,7 +17,7 @@ export INITRD=${INITRD:-No}
 
 host_pkgs=(qemu-system-x86 busybox-static dkms kmod iproute2 python3-scapy
 	python3-pytest libnl-3-dev libnl-genl-3-dev libcmocka-dev pkg-config
-	sparse make gcc procps tcpdump ethtool iputils-ping
+	sparse make gcc procps tcpdump ethtool iputils-ping nftables util-linux
 	# run-vm.sh: unpack .ko.xz modules and the kernel image (6.1 xz, 6.12 zstd)
 	xz-utils zstd)
 
