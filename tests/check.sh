@@ -2,9 +2,11 @@
 # make check: everything CI runs. As root on Debian 12:
 #   1. installs what is missing (packages, the 6.1 and 6.12 kernels)
 #   2. builds seg6ctl and runs its unit tests
-#   3. builds the module with -Werror and sparse for every kernel
-#   4. installs it with DKMS for every kernel (never loaded on the host)
-#   5. boots each kernel in a VM and runs the pytest suite there
+#   3. tests the Debian packages (tests/pkg/test-packages.sh: build,
+#      lintian, install for every kernel, modprobe in a VM, purge)
+#   4. builds the module with -Werror and sparse for every kernel
+#   5. installs it with DKMS for every kernel (never loaded on the host)
+#   6. boots each kernel in a VM and runs the pytest suite there
 # Prints each pytest summary line; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,17 @@ if make -s tools WERROR=1 && make -s unit; then
 	summary+=("unit tests: passed")
 else
 	summary+=("unit tests: FAILED"); fail=1
+fi
+
+# Before the DKMS installs below: the package test removes seg6x from
+# DKMS and leaves it removed; those installs put the developer build back.
+step "Debian packages (build, lintian, install, VM, purge)"
+if [ "${SEG6X_SKIP_PKG:-0}" = 1 ]; then
+	summary+=("packages: skipped (SEG6X_SKIP_PKG=1)")
+elif tests/pkg/test-packages.sh --no-restore; then
+	summary+=("packages: passed")
+else
+	summary+=("packages: FAILED"); fail=1
 fi
 
 for k in "${kernels[@]}"; do
