@@ -2,9 +2,11 @@
 /*
  * genl.c - the "SEG6X" generic netlink family.
  *
- * Control path only: this file never touches a packet. Every operation
- * is admin-only in the caller's network namespace (GENL_UNS_ADMIN_PERM,
- * so a container's root can manage its own namespace) and strictly
+ * Control path only: this file never touches a packet. Every change is
+ * admin-only in the caller's network namespace (GENL_UNS_ADMIN_PERM, so a
+ * container's root can manage its own namespace); reads (info, tunsrc,
+ * key ids, policy, counters) are open to anyone, as `ip -s route` is, so
+ * that monitoring needs no privilege. Everything is strictly
  * validated against one family-wide policy: unknown or reply-only
  * attributes are rejected. Handlers run under the genl mutex
  * (parallel_ops is false), which serialises all writers of pernet state.
@@ -399,7 +401,7 @@ static const struct genl_ops seg6x_genl_ops[] = {
 	{
 		.cmd = SEG6X_CMD_INFO_GET,
 		.doit = seg6x_nl_info,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* read-only: no privilege needed */
 	},
 	{
 		.cmd = SEG6X_CMD_TUNSRC_SET,
@@ -409,7 +411,7 @@ static const struct genl_ops seg6x_genl_ops[] = {
 	{
 		.cmd = SEG6X_CMD_TUNSRC_GET,
 		.doit = seg6x_nl_tunsrc_get,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* read-only: no privilege needed */
 	},
 	{
 		.cmd = SEG6X_CMD_HMAC_SET,
@@ -424,7 +426,7 @@ static const struct genl_ops seg6x_genl_ops[] = {
 	{
 		.cmd = SEG6X_CMD_HMAC_GET,
 		.dumpit = seg6x_nl_hmac_dump,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* read-only: no privilege needed */
 	},
 	{
 		.cmd = SEG6X_CMD_IFACE_SET,
@@ -435,12 +437,12 @@ static const struct genl_ops seg6x_genl_ops[] = {
 		.cmd = SEG6X_CMD_IFACE_GET,
 		.doit = seg6x_nl_iface_get,
 		.dumpit = seg6x_nl_iface_dump,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* read-only: no privilege needed */
 	},
 	{
 		.cmd = SEG6X_CMD_STATS_GET,
 		.doit = seg6x_nl_stats_get,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* read-only: no privilege needed */
 	},
 	{
 		.cmd = SEG6X_CMD_STATS_RESET,

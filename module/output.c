@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c - sign per-socket SRHs from a LOCAL_OUT hook.
+ * output.c - sign per-socket SRHs from a POST_ROUTING hook.
  *
  * Stock kernels already insert an SRH that an application set with
  * setsockopt(IPV6_RTHDR). When that SRH asks for an HMAC (H flag and a
@@ -9,7 +9,13 @@
  * Segment List[0] (the socket's destination, filled in by the stack).
  * Applications thereby sign with keys they never see. SRHs with other key
  * ids are left alone (the in-tree seg6 may have signed them).
+ *
+ * Setting IPV6_RTHDR needs no privilege, so signing is reserved to sockets
+ * opened by a process with CAP_NET_ADMIN over the namespace: anyone else
+ * would otherwise get any key, route keys included, to sign what it wants.
  */
+#include <linux/capability.h>
+#include <linux/file.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv6.h>
 #include <net/ipv6.h>
@@ -18,6 +24,18 @@
 #include "output.h"
 #include "pernet.h"
 #include "srh.h"
+
+/* Was the socket opened with CAP_NET_ADMIN in @net's user namespace? */
+static bool seg6x_sk_may_sign(const struct sock *sk, struct net *net)
+{
+	const struct socket *sock;
+
+	if (!sk || !sk_fullsock(sk))
+		return false;
+	sock = READ_ONCE(sk->sk_socket);
+	return sock && sock->file &&
+	       file_ns_capable(sock->file, net->user_ns, CAP_NET_ADMIN);
+}
 
 static unsigned int seg6x_output_hook(void *priv, struct sk_buff *skb,
 				      const struct nf_hook_state *state)
@@ -28,7 +46,9 @@ static unsigned int seg6x_output_hook(void *priv, struct sk_buff *skb,
 	struct sr6_tlv_hmac *tlv;
 	u32 keyid;
 
-	if (seg6x_srh_find(skb, &srh_off, &nh_off))
+	/* Locally generated packets only (forwarded ones have no socket). */
+	if (!seg6x_sk_may_sign(skb_to_full_sk(skb), state->net) ||
+	    seg6x_srh_find(skb, &srh_off, &nh_off))
 		return NF_ACCEPT;
 	if (!pskb_may_pull(skb, srh_off + sizeof(*srh)))
 		return NF_ACCEPT;
@@ -64,8 +84,10 @@ static const struct nf_hook_ops seg6x_output_ops[] = {
 	{
 		.hook = seg6x_output_hook,
 		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_LOCAL_OUT,
-		/* last: after anything that may still rewrite the source */
+		/* last in POST_ROUTING: after source NAT, so the HMAC covers
+		 * the source address that goes on the wire
+		 */
+		.hooknum = NF_INET_POST_ROUTING,
 		.priority = NF_IP6_PRI_LAST,
 	},
 };

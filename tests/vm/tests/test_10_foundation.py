@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from conftest import (VERSION, ctl, load_module, module_loaded,
+from conftest import (SEG6CTL, VERSION, ctl, load_module, module_loaded,
                       unload_module)
 from lib.netns import sh
 
@@ -187,3 +187,31 @@ def test_stats_show_reset(seg6x):
         assert k in s["drop"]
     ctl("stats", "reset")
     assert ctl("stats", js=True)["end"] == 0
+
+
+def _as_nobody(*args):
+    return subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+         "--inh-caps=-all", SEG6CTL] + list(args),
+        capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args", [["info"], ["stats"], ["iface", "show"],
+                                  ["route", "show"], ["hmac", "show"],
+                                  ["tunsrc", "show"], ["-j", "stats"]])
+def test_reads_need_no_privilege(seg6x, args):
+    p = _as_nobody(*args)
+    assert p.returncode == 0, p.stderr
+
+
+@pytest.mark.parametrize("args", [["tunsrc", "set", "fc00::1"],
+                                  ["iface", "set", "default",
+                                   "seg6_enabled", "1"],
+                                  ["hmac", "del", "7"],
+                                  ["stats", "reset"]])
+def test_writes_need_net_admin(seg6x, args):
+    before = ctl("-j", "iface", "show").stdout
+    p = _as_nobody(*args)
+    assert p.returncode == 1
+    assert "Operation not permitted" in p.stderr
+    assert ctl("-j", "iface", "show").stdout == before
