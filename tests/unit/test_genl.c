@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -273,6 +275,19 @@ static void test_secret_pipe_drained(void **state)
 	assert_int_equal(nsent, 0);
 }
 
+/* A pseudo-terminal, or a skipped test: build chroots may have no /dev/pts. */
+static void open_pty(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (*master < 0)
+		skip();
+	if (grantpt(*master) || unlockpt(*master) ||
+	    (*slave = open(ptsname(*master), O_RDWR | O_NOCTTY)) < 0) {
+		close(*master);
+		skip();
+	}
+}
+
 static void test_secret_tty(void **state)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1];
@@ -281,15 +296,7 @@ static void test_secret_tty(void **state)
 	int master, slave = -1, pending;
 
 	(void)state;
-	/* Build chroots may have no /dev/pts. */
-	master = posix_openpt(O_RDWR | O_NOCTTY);
-	if (master < 0)
-		skip();
-	if (grantpt(master) || unlockpt(master) ||
-	    (slave = open(ptsname(master), O_RDWR | O_NOCTTY)) < 0) {
-		close(master);
-		skip();
-	}
+	open_pty(&master, &slave);
 
 	/* A line as typed: it becomes the secret, without its newline. */
 	assert_int_equal(write(master, "s3cret\n", 7), 7);
@@ -311,6 +318,38 @@ static void test_secret_tty(void **state)
 	assert_int_equal(pending, 0);
 	assert_int_equal(nsent, 1);
 
+	close(slave);
+	close(master);
+}
+
+static void test_secret_tty_signal(void **state)
+{
+	struct termios t;
+	int master, slave = -1, ws, i;
+	pid_t pid;
+
+	(void)state;
+	open_pty(&master, &slave);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		hmac_set_stdin(slave);
+		_exit(0);
+	}
+	/* Echo goes off once the child waits for the secret. */
+	for (i = 0; i < 1000; i++) {
+		assert_int_equal(tcgetattr(slave, &t), 0);
+		if (!(t.c_lflag & ECHO))
+			break;
+		usleep(10000);
+	}
+	assert_false(t.c_lflag & ECHO);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &ws, 0), pid);
+	assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGINT);
+	/* Dying of ^C, it gave the terminal its echo back. */
+	assert_int_equal(tcgetattr(slave, &t), 0);
+	assert_true(t.c_lflag & ECHO);
 	close(slave);
 	close(master);
 }
@@ -696,6 +735,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_secret_file_mode, teardown),
 		cmocka_unit_test_teardown(test_secret_pipe_drained, teardown),
 		cmocka_unit_test_teardown(test_secret_tty, teardown),
+		cmocka_unit_test_teardown(test_secret_tty_signal, teardown),
 		cmocka_unit_test_teardown(test_hmac_usage, teardown),
 		cmocka_unit_test_teardown(test_hmac_del_show, teardown),
 		cmocka_unit_test_teardown(test_iface_set, teardown),
