@@ -146,11 +146,13 @@ if [ ! -e "/lib/modules/$(uname -r)" ]; then
 	trap 'rmdir "$fake_kdir" 2>/dev/null' EXIT
 fi
 
-info "dpkg -i $(basename "$deb_dkms") $(basename "$deb_ctl")"
-if dpkg -i "$deb_dkms" "$deb_ctl" >"$work/install.log" 2>&1; then
-	grep -E 'Building|skipped|installed for|could not' "$work/install.log" | sed 's/^/   /'
+# As README.md says: apt install ./seg6x-dkms_*.deb ./seg6ctl_*.deb
+info "apt-get install $(basename "$deb_dkms") $(basename "$deb_ctl")"
+if apt-get install -y -q --no-install-recommends "$deb_dkms" "$deb_ctl" \
+	>"$work/install.log" 2>&1; then
+	grep -E 'Building (for|initial)|skipped|installed for|could not' "$work/install.log" | sed 's/^/   /'
 else
-	fail "dpkg -i"
+	fail "apt-get install"
 	cat "$work/install.log" >&2
 fi
 
@@ -192,8 +194,9 @@ for k in "${kernels[@]}"; do
 	[ "$rc" = 0 ] || fail "VM checks on $k (exit $rc)"
 done
 
-info "dpkg -P seg6ctl seg6x-dkms"
-dpkg -P seg6ctl seg6x-dkms >"$work/purge.log" 2>&1 || { fail "dpkg -P"; cat "$work/purge.log" >&2; }
+info "apt-get purge seg6ctl seg6x-dkms"
+apt-get purge -y -q seg6ctl seg6x-dkms >"$work/purge.log" 2>&1 ||
+	{ fail "apt-get purge"; cat "$work/purge.log" >&2; }
 [ -z "$(dkms status -m seg6x 2>/dev/null)" ] || fail "dkms still lists seg6x after purge"
 for d in /lib/modules/*/; do
 	k=$(basename "$d")
