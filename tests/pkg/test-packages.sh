@@ -74,7 +74,7 @@ fi
 info "dpkg-buildpackage -b -us -uc (log: $work/build.log)"
 mkdir "$work/src"
 tar -C "$repo" --exclude=./.git --exclude=./build --exclude='*.o' --exclude='*.ko' \
-	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.d' \
+	--exclude='*.mod' --exclude='*.mod.c' --exclude='.*.cmd' \
 	--exclude=Module.symvers --exclude=modules.order \
 	--exclude=./debian/seg6x-dkms --exclude=./debian/seg6ctl \
 	--exclude=./debian/.debhelper --exclude=./debian/files -cf - . |
