@@ -17,6 +17,7 @@
 #endif
 
 #include <linux/version.h>
+#include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <net/ip6_route.h>
 
@@ -52,6 +53,34 @@ static inline void seg6x_route_input(struct sk_buff *skb)
 /* GSO helpers (skb_gso_validate_network_len) moved to net/gso.h in 6.4. */
 #ifdef SEG6X_HAVE_NET_GSO_H
 #include <net/gso.h>
+#endif
+
+/*
+ * The first device of @net whose ifindex is >= *@ifindex (updated), under
+ * RCU; NULL when there is none. Dumps resume by ifindex, which stays
+ * right when devices come and go (a list position does not). 6.6 and
+ * later index devices in an xarray (for_each_netdev_dump); before, probe
+ * each ifindex up to the namespace's last allocated one.
+ */
+#ifdef for_each_netdev_dump
+static inline struct net_device *seg6x_netdev_from(struct net *net,
+						   unsigned long *ifindex)
+{
+	return xa_find(&net->dev_by_index, ifindex, ULONG_MAX, XA_PRESENT);
+}
+#else
+static inline struct net_device *seg6x_netdev_from(struct net *net,
+						   unsigned long *ifindex)
+{
+	struct net_device *dev;
+
+	for (; *ifindex <= (unsigned long)READ_ONCE(net->ifindex); (*ifindex)++) {
+		dev = dev_get_by_index_rcu(net, *ifindex);
+		if (dev)
+			return dev;
+	}
+	return NULL;
+}
 #endif
 
 #endif /* _SEG6X_COMPAT_H */

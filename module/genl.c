@@ -334,34 +334,31 @@ static int seg6x_iface_dump_one(struct sk_buff *skb,
 }
 
 /*
- * Dump: "default" first, then every interface. cb->args[0] counts the
- * entries already sent (default = entry 0), so a dump split over several
- * messages resumes where it stopped.
+ * Dump: "default" first, then every interface in ifindex order.
+ * cb->args[0] says whether "default" went out, cb->args[1] holds the
+ * next ifindex, so a dump split over several messages resumes after the
+ * last interface sent even if others came or went meanwhile.
  */
 static int seg6x_nl_iface_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct seg6x_net *sn = seg6x_pernet(net);
-	long idx = 0, skip = cb->args[0];
+	unsigned long ifindex = cb->args[1];
 	struct net_device *dev;
 
-	if (skip == 0 && seg6x_iface_dump_one(skb, cb, sn, 0, "default"))
-		goto out;
-	idx = 1;
+	if (!cb->args[0]) {
+		if (seg6x_iface_dump_one(skb, cb, sn, 0, "default"))
+			return skb->len;
+		cb->args[0] = 1;
+	}
 
 	rcu_read_lock();
-	for_each_netdev_rcu(net, dev) {
-		if (idx < skip) {
-			idx++;
-			continue;
-		}
+	for (; (dev = seg6x_netdev_from(net, &ifindex)); ifindex++) {
 		if (seg6x_iface_dump_one(skb, cb, sn, dev->ifindex, dev->name))
 			break;
-		idx++;
 	}
 	rcu_read_unlock();
-out:
-	cb->args[0] = idx;
+	cb->args[1] = ifindex;
 	return skb->len;
 }
 

@@ -140,6 +140,9 @@ static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
 	if (p->skb->pkt_type != PACKET_HOST ||
 	    ipv6_addr_is_multicast(&ipv6_hdr(p->skb)->daddr))
 		return SEG6X_PASS;
+	/* Jumbograms and BIG TCP carry no payload length to rewrite. */
+	if (!ipv6_hdr(p->skb)->payload_len)
+		return SEG6X_PASS;
 
 	seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
 	if (!p->pol.enabled) {

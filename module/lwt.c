@@ -627,22 +627,31 @@ static const struct lwtunnel_encap_ops seg6x_lwt_ops = {
 
 /*
  * Slots tried by "auto", best first: IOAM6 and RPL are not built by
- * Debian's 6.x kernels; ILA and XFRM belong to modules that are rarely
- * loaded (and whose loading then fails or loses its encap). MPLS is never
- * taken automatically. Other distributions build other things in, so
- * every slot is probed, not assumed free.
+ * Debian's 6.x kernels; ILA belongs to a module that is rarely loaded
+ * (and whose loading then fails). MPLS is never taken automatically.
+ * Other distributions build other things in, so every slot is probed,
+ * not assumed free.
  */
 static const int seg6x_auto_slots[] = {
 	LWTUNNEL_ENCAP_IOAM6,
 	LWTUNNEL_ENCAP_RPL,
 	LWTUNNEL_ENCAP_ILA,
-	LWTUNNEL_ENCAP_XFRM,
 };
 
 int seg6x_lwt_register(int requested)
 {
 	unsigned int i;
 
+	/* Code outside the LWT ops reads states of these types as its own
+	 * (skb_xfrm_md_info(), lwt_tun_info()): a seg6x state there would
+	 * be misread.
+	 */
+	if (requested == LWTUNNEL_ENCAP_XFRM || requested == LWTUNNEL_ENCAP_IP ||
+	    requested == LWTUNNEL_ENCAP_IP6) {
+		pr_err("lwt_type=%d: other kernel code reads routes of this encap type as its own; pick another slot or 0 (auto)\n",
+		       requested);
+		return -EINVAL;
+	}
 	if (requested) {
 		/* lwtunnel_encap_add_ops() says -1 for "taken". */
 		if (lwtunnel_encap_add_ops(&seg6x_lwt_ops, requested)) {
@@ -661,7 +670,7 @@ int seg6x_lwt_register(int requested)
 			return 0;
 		}
 	}
-	pr_err("no free lightweight-tunnel encap slot (tried IOAM6, RPL, ILA, XFRM); set lwt_type explicitly\n");
+	pr_err("no free lightweight-tunnel encap slot (tried IOAM6, RPL, ILA); set lwt_type explicitly\n");
 	return -EBUSY;
 }
 

@@ -125,6 +125,20 @@ def test_explicit_slot_taken_fails_cleanly():
     load_module()
 
 
+@pytest.mark.parametrize("slot", [2, 4, 10])
+def test_slots_read_by_other_code_refused(slot):
+    """IP, IP6 and XFRM route states are read by other kernel code as its
+    own (lwt_tun_info(), skb_xfrm_md_info()): never claimed."""
+    if module_loaded():
+        unload_module()
+    mark()
+    p = subprocess.run(["modprobe", "seg6x", f"lwt_type={slot}"],
+                       capture_output=True, text=True)
+    assert p.returncode != 0 and not module_loaded()
+    assert f"lwt_type={slot}: other kernel code reads routes" in dmesg()
+    load_module()
+
+
 def test_parameters_reach_new_namespaces():
     unload_module()
     load_module("seg6_enabled=1", "seg6_require_hmac=-1", "allow_inline=0")
