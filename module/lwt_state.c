@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lwt_state.c - build a seg6x route's state from its netlink attributes,
+ * and give it back (dumps, comparisons).
+ *
+ * Building is two steps: parse and validate the attributes into a plain
+ * configuration (every error reported with an extended ack, nothing
+ * allocated yet), then allocate the state in one block: the segments in
+ * path order (for dumps), the SRH as it goes on the wire (a template the
+ * data path copies), and the two dst caches.
+ */
+#include <net/ipv6.h>
+#include <net/lwtunnel.h>
+#include <linux/seg6x.h>
+
+#include "lwt_state.h"
+#include "params.h"
+#include "srh.h"
+
+static const struct nla_policy seg6x_iptun_policy[SEG6X_IPTUN_MAX + 1] = {
+	[SEG6X_IPTUN_MODE]	= NLA_POLICY_RANGE(NLA_U8,
+						   SEG6X_IPTUN_MODE_ENCAP,
+						   SEG6X_IPTUN_MODE_INLINE),
+	[SEG6X_IPTUN_SEGS]	= { .type = NLA_BINARY },
+	[SEG6X_IPTUN_HMAC_KEYID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* A route's configuration, validated, before anything is allocated. */
+struct seg6x_lwt_cfg {
+	bool inline_mode;
+	bool hmac;
+	u32 keyid;
+	unsigned int nsegs;
+	const struct in6_addr *segs;	/* in the request, path order */
+};
+
+static int seg6x_lwt_parse_segs(struct nlattr *attr, struct seg6x_lwt_cfg *c,
+				struct netlink_ext_ack *extack)
+{
+	/* The HMAC text holds the whole list, which inline mode makes one
+	 * longer (the original destination).
+	 */
+	unsigned int max = c->hmac ? SEG6X_MAX_SEGS_HMAC - c->inline_mode :
+				     SEG6X_MAX_SEGS;
+	unsigned int i;
+
+	c->nsegs = nla_len(attr) / sizeof(struct in6_addr);
+	if (nla_len(attr) % sizeof(struct in6_addr) || c->nsegs < 1 ||
+	    c->nsegs > max) {
+		if (c->hmac && c->inline_mode)
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "seg6x: an inline route with hmac takes 1 to 13 segments");
+		else if (c->hmac)
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "seg6x: a route with hmac takes 1 to 14 segments");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "seg6x: a route takes 1 to 64 segments");
+		return -EINVAL;
+	}
+	c->segs = nla_data(attr);
+	for (i = 0; i < c->nsegs; i++) {
+		if (ipv6_addr_any(&c->segs[i]) ||
+		    ipv6_addr_is_multicast(&c->segs[i])) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "seg6x: segments must be unicast addresses");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int seg6x_lwt_parse(struct nlattr *nla, unsigned int family,
+			   struct seg6x_lwt_cfg *c,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[SEG6X_IPTUN_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, SEG6X_IPTUN_MAX, nla, seg6x_iptun_policy,
+			       extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, nla, tb, SEG6X_IPTUN_MODE)) {
+		NL_SET_ERR_MSG(extack, "seg6x: missing mode (encap or inline)");
+		return -EINVAL;
+	}
+	if (NL_REQ_ATTR_CHECK(extack, nla, tb, SEG6X_IPTUN_SEGS)) {
+		NL_SET_ERR_MSG(extack, "seg6x: missing segment list");
+		return -EINVAL;
+	}
+
+	c->inline_mode = nla_get_u8(tb[SEG6X_IPTUN_MODE]) ==
+			 SEG6X_IPTUN_MODE_INLINE;
+	if (c->inline_mode && family != AF_INET6) {
+		NL_SET_ERR_MSG(extack, "seg6x: inline mode works on IPv6 routes only");
+		return -EINVAL;
+	}
+	if (c->inline_mode && !seg6x_param_allow_inline) {
+		NL_SET_ERR_MSG(extack, "seg6x: inline routes are disabled (allow_inline=0)");
+		return -EPERM;
+	}
+
+	c->hmac = !!tb[SEG6X_IPTUN_HMAC_KEYID];
+	c->keyid = c->hmac ? nla_get_u32(tb[SEG6X_IPTUN_HMAC_KEYID]) : 0;
+	return seg6x_lwt_parse_segs(tb[SEG6X_IPTUN_SEGS], c, extack);
+}
+
+static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
+{
+	unsigned int srhlen = seg6x_srh_build_size(c->nsegs, c->inline_mode,
+						   c->hmac);
+	struct lwtunnel_state *lws;
+	struct seg6x_lwt *sl;
+
+	lws = lwtunnel_state_alloc(sizeof(*sl) +
+				   c->nsegs * sizeof(struct in6_addr) + srhlen);
+	if (!lws)
+		return NULL;
+
+	sl = seg6x_lwt(lws);
+	sl->mode = c->inline_mode ? SEG6X_IPTUN_MODE_INLINE :
+				    SEG6X_IPTUN_MODE_ENCAP;
+	sl->nsegs = c->nsegs;
+	sl->hmac = c->hmac;
+	sl->keyid = c->keyid;
+	sl->overhead = srhlen + (c->inline_mode ? 0 : sizeof(struct ipv6hdr));
+	sl->segs = (struct in6_addr *)sl->data;
+	memcpy(sl->segs, c->segs, c->nsegs * sizeof(*sl->segs));
+	sl->srh = (struct ipv6_sr_hdr *)(sl->segs + c->nsegs);
+	seg6x_srh_build(sl->srh, c->segs, c->nsegs, c->inline_mode, c->hmac,
+			c->keyid);
+
+	if (dst_cache_init(&sl->cache_in, GFP_ATOMIC))
+		goto err_free;
+	if (dst_cache_init(&sl->cache_out, GFP_ATOMIC))
+		goto err_cache_in;
+
+	lws->type = seg6x_lwt_type;
+	lws->flags |= LWTUNNEL_STATE_OUTPUT_REDIRECT |
+		      LWTUNNEL_STATE_INPUT_REDIRECT;
+	/* Lowers the route's MTU, so local senders size packets to fit. */
+	lws->headroom = sl->overhead;
+	return lws;
+
+err_cache_in:
+	dst_cache_destroy(&sl->cache_in);
+err_free:
+	kfree(lws);
+	return NULL;
+}
+
+int seg6x_lwt_build(struct net *net, struct nlattr *nla, unsigned int family,
+		    const void *cfg, struct lwtunnel_state **ts,
+		    struct netlink_ext_ack *extack)
+{
+	struct seg6x_lwt_cfg c = {};
+	int err;
+
+	err = seg6x_lwt_parse(nla, family, &c, extack);
+	if (err)
+		return err;
+	*ts = seg6x_lwt_alloc(&c);
+	return *ts ? 0 : -ENOMEM;
+}
+
+void seg6x_lwt_destroy(struct lwtunnel_state *lws)
+{
+	struct seg6x_lwt *sl = seg6x_lwt(lws);
+
+	dst_cache_destroy(&sl->cache_in);
+	dst_cache_destroy(&sl->cache_out);
+}
+
+int seg6x_lwt_fill(struct sk_buff *skb, struct lwtunnel_state *lws)
+{
+	struct seg6x_lwt *sl = seg6x_lwt(lws);
+
+	if (nla_put_u8(skb, SEG6X_IPTUN_MODE, sl->mode) ||
+	    nla_put(skb, SEG6X_IPTUN_SEGS, sl->nsegs * sizeof(*sl->segs),
+		    sl->segs) ||
+	    (sl->hmac && nla_put_u32(skb, SEG6X_IPTUN_HMAC_KEYID, sl->keyid)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int seg6x_lwt_fill_size(struct lwtunnel_state *lws)
+{
+	struct seg6x_lwt *sl = seg6x_lwt(lws);
+
+	return nla_total_size(sizeof(u8)) +
+	       nla_total_size(sl->nsegs * sizeof(*sl->segs)) +
+	       (sl->hmac ? nla_total_size(sizeof(u32)) : 0);
+}
+
+int seg6x_lwt_cmp(struct lwtunnel_state *a, struct lwtunnel_state *b)
+{
+	struct seg6x_lwt *x = seg6x_lwt(a), *y = seg6x_lwt(b);
+
+	return x->mode != y->mode || x->nsegs != y->nsegs ||
+	       x->hmac != y->hmac || x->keyid != y->keyid ||
+	       memcmp(x->segs, y->segs, x->nsegs * sizeof(*x->segs));
+}
