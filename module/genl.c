@@ -17,7 +17,9 @@
 
 #include "genl.h"
 #include "hmac.h"
+#include "input.h"
 #include "lwt.h"
+#include "output.h"
 #include "params.h"
 #include "pernet.h"
 #include "policy.h"
@@ -131,7 +133,7 @@ static int seg6x_hmac_set_checked(struct net *net, struct genl_info *info,
 		return -EINVAL;
 	}
 	/* Packets may ask for socket signing with this key from now on. */
-	err = seg6x_net_use_output(net);
+	err = seg6x_output_use(net);
 	if (err)
 		return err;
 
@@ -240,7 +242,7 @@ static int seg6x_nl_iface_set(struct sk_buff *skb, struct genl_info *info)
 	 * failure leaves the policy as it was.
 	 */
 	if (enabled == 1) {
-		err = seg6x_net_use_input(net);
+		err = seg6x_input_use(net);
 		if (err)
 			return err;
 	}

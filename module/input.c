@@ -35,6 +35,7 @@
 #include <net/ip6_route.h>
 #include <net/ip_tunnels.h>
 #include <net/ipv6.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 
 #include "hmac.h"
 #include "input.h"
@@ -514,14 +515,71 @@ static const struct nf_hook_ops seg6x_nf_ops[] = {
 	},
 };
 
-int seg6x_input_net_init(struct net *net)
+/*
+ * Registered on first use (seg6x_input_use()), not with the namespace: a
+ * namespace where seg6x is loaded but not used runs none of its code per
+ * packet. Callers hold the genl mutex, or run from namespace init before
+ * userspace can reach the namespace. The hook stays until the namespace
+ * or the module goes away.
+ */
+int seg6x_input_use(struct net *net)
 {
-	return nf_register_net_hooks(net, seg6x_nf_ops,
-				     ARRAY_SIZE(seg6x_nf_ops));
+	struct seg6x_net *sn = seg6x_pernet(net);
+	int err;
+
+	if (sn->input_on)
+		return 0;
+	/* Reassemble before the endpoint sees packets (defrag runs at
+	 * -400), with or without conntrack: a fragmented payload behind an
+	 * SRH can only be decapsulated whole.
+	 */
+	err = nf_defrag_ipv6_enable(net);
+	if (err)
+		return err;
+	err = nf_register_net_hooks(net, seg6x_nf_ops,
+				    ARRAY_SIZE(seg6x_nf_ops));
+	if (err) {
+		nf_defrag_ipv6_disable(net);
+		return err;
+	}
+	sn->input_on = true;
+	return 0;
 }
 
-/* Does not wait for running hooks: see seg6x_net_pre_exit(). */
-void seg6x_input_net_exit(struct net *net)
+static int __net_init seg6x_input_net_init(struct net *net)
 {
+	/* Every new namespace starts from the module parameters. */
+	return seg6x_pernet(net)->def_enabled ? seg6x_input_use(net) : 0;
+}
+
+/*
+ * nf_unregister_net_hooks() does not wait for hooks running on other
+ * CPUs. Unhooking in pre_exit lets the namespace core's RCU grace period
+ * between pre_exit and exit do that wait (for namespace dismantle and
+ * module unload alike), before pernet.c frees what the hook uses.
+ */
+static void __net_exit seg6x_input_net_pre_exit(struct net *net)
+{
+	struct seg6x_net *sn = seg6x_pernet(net);
+
+	if (!sn->input_on)
+		return;
 	nf_unregister_net_hooks(net, seg6x_nf_ops, ARRAY_SIZE(seg6x_nf_ops));
+	nf_defrag_ipv6_disable(net);
+	sn->input_on = false;
+}
+
+static struct pernet_operations seg6x_input_net_ops = {
+	.init = seg6x_input_net_init,
+	.pre_exit = seg6x_input_net_pre_exit,
+};
+
+int seg6x_input_register(void)
+{
+	return register_pernet_subsys(&seg6x_input_net_ops);
+}
+
+void seg6x_input_unregister(void)
+{
+	unregister_pernet_subsys(&seg6x_input_net_ops);
 }

@@ -7,7 +7,11 @@
 
 #include <net/net_namespace.h>
 
-int seg6x_input_net_init(struct net *net);
-void seg6x_input_net_exit(struct net *net);
+/* Pernet ops of the endpoint hook (registered after pernet.c's). */
+int seg6x_input_register(void);
+void seg6x_input_unregister(void);
+
+/* Hook @net (and enable IPv6 defrag there), if not done yet. Genl mutex. */
+int seg6x_input_use(struct net *net);
 
 #endif /* _SEG6X_INPUT_H */

@@ -92,14 +92,43 @@ static const struct nf_hook_ops seg6x_output_ops[] = {
 	},
 };
 
-int seg6x_output_net_init(struct net *net)
+/* Registered when the namespace gets its first key; genl mutex held. */
+int seg6x_output_use(struct net *net)
 {
-	return nf_register_net_hooks(net, seg6x_output_ops,
-				     ARRAY_SIZE(seg6x_output_ops));
+	struct seg6x_net *sn = seg6x_pernet(net);
+	int err;
+
+	if (sn->output_on)
+		return 0;
+	err = nf_register_net_hooks(net, seg6x_output_ops,
+				    ARRAY_SIZE(seg6x_output_ops));
+	if (!err)
+		sn->output_on = true;
+	return err;
 }
 
-void seg6x_output_net_exit(struct net *net)
+/* As for the endpoint hook: unhook in pre_exit, freed after a grace period. */
+static void __net_exit seg6x_output_net_pre_exit(struct net *net)
 {
+	struct seg6x_net *sn = seg6x_pernet(net);
+
+	if (!sn->output_on)
+		return;
 	nf_unregister_net_hooks(net, seg6x_output_ops,
 				ARRAY_SIZE(seg6x_output_ops));
+	sn->output_on = false;
+}
+
+static struct pernet_operations seg6x_output_net_ops = {
+	.pre_exit = seg6x_output_net_pre_exit,
+};
+
+int seg6x_output_register(void)
+{
+	return register_pernet_subsys(&seg6x_output_net_ops);
+}
+
+void seg6x_output_unregister(void)
+{
+	unregister_pernet_subsys(&seg6x_output_net_ops);
 }

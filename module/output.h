@@ -7,7 +7,11 @@
 
 #include <net/net_namespace.h>
 
-int seg6x_output_net_init(struct net *net);
-void seg6x_output_net_exit(struct net *net);
+/* Pernet ops of the socket-signing hook (registered after pernet.c's). */
+int seg6x_output_register(void);
+void seg6x_output_unregister(void);
+
+/* Hook @net, if not done yet. Genl mutex held. */
+int seg6x_output_use(struct net *net);
 
 #endif /* _SEG6X_OUTPUT_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * params.h - module parameters (see main.c). Read-only after load.
+ * params.h - module parameters (params.c). Read-only after load.
  */
 #ifndef _SEG6X_PARAMS_H
 #define _SEG6X_PARAMS_H

@@ -39,7 +39,7 @@ struct seg6x_net {
 
 	struct seg6x_stats stats;
 
-	/* Hooks registered (seg6x_net_use_*()); genl mutex. */
+	/* Hooks registered (seg6x_input_use(), seg6x_output_use()). */
 	bool input_on;
 	bool output_on;
 };
@@ -53,11 +53,6 @@ static inline struct seg6x_net *seg6x_pernet(const struct net *net)
 
 int seg6x_pernet_register(void);
 
-/* Register the endpoint (PRE_ROUTING) or socket-signing (LOCAL_OUT) hook
- * of @net, if not done yet. Genl mutex held.
- */
-int seg6x_net_use_input(struct net *net);
-int seg6x_net_use_output(struct net *net);
 void seg6x_pernet_unregister(void);
 
 /* Tunnel source: copy out under RCU. */
