@@ -273,7 +273,8 @@ static int seg6x_put_iface(struct sk_buff *msg, struct seg6x_net *sn,
 	    nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, pol.enabled) ||
 	    nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, pol.require_hmac) ||
 	    nla_put_u8(msg, SEG6X_A_IFACE_EXPLICIT,
-		       pol.explicit_enabled || pol.explicit_hmac))
+		       (pol.explicit_enabled ? SEG6X_IFACE_EXPLICIT_ENABLED : 0) |
+		       (pol.explicit_hmac ? SEG6X_IFACE_EXPLICIT_HMAC : 0)))
 		return -EMSGSIZE;
 	return 0;
 }

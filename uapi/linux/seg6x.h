@@ -60,10 +60,15 @@ enum seg6x_attr {
 	SEG6X_A_MAX_SEGS,	/* u32 (info) */
 	SEG6X_A_DEF_SEG6_ENABLED,	/* u8: module parameter seg6_enabled (info) */
 	SEG6X_A_DEF_REQUIRE_HMAC,	/* s8: module parameter seg6_require_hmac (info) */
-	SEG6X_A_IFACE_EXPLICIT,	/* u8 0/1: interface has its own setting (replies) */
+	SEG6X_A_IFACE_EXPLICIT,	/* u8 SEG6X_IFACE_EXPLICIT_* bits: the fields the
+				 * interface sets itself (replies) */
 	__SEG6X_A_MAX,
 };
 #define SEG6X_A_MAX (__SEG6X_A_MAX - 1)
+
+/* SEG6X_A_IFACE_EXPLICIT: fields set on the interface, not inherited */
+#define SEG6X_IFACE_EXPLICIT_ENABLED	0x1
+#define SEG6X_IFACE_EXPLICIT_HMAC	0x2
 
 enum seg6x_hmac_algo {
 	SEG6X_HMAC_ALGO_UNSPEC,
