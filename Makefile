@@ -6,6 +6,7 @@
 #   make dkms-src        the DKMS source tree, /usr/src/seg6x-VERSION (DESTDIR=...)
 #   make dkms-install    register, build and install the module with DKMS for KVER
 #   make check           unit tests + VM tests on every supported kernel
+#   make check-all       make check, then the VM tests on Debian sid's 7.x kernel
 #   make demo            boot a VM and show seg6x at work
 #   make bench           throughput ratios vs the in-tree seg6 (in a VM)
 #   make sparse | checkpatch   static checks of the module
@@ -85,6 +86,11 @@ dkms-remove:
 check:
 	tests/check.sh
 
+# make check, then the VM suite on Debian sid's 7.x kernel (downloads about
+# 1 GB once: a sid chroot and the kernel packages; see tests/sid/README.md).
+check-all: check
+	tests/sid/run-sid-vm.sh
+
 demo:
 	tests/demo.sh
 
@@ -109,4 +115,4 @@ clean:
 	rm -rf build
 
 .PHONY: all module tools install module-install tools-install module-doc-install dkms-src \
-	dkms-install dkms-remove check demo unit bench sparse checkpatch clean
+	dkms-install dkms-remove check check-all demo unit bench sparse checkpatch clean
