@@ -157,8 +157,8 @@ static int seg6x_push_inline(struct net *net, struct sk_buff *skb,
 }
 
 int seg6x_push(struct net *net, struct sk_buff *skb,
-		      const struct seg6x_lwt *sl, struct net_device *dev,
-		      struct dst_entry *next)
+	       const struct seg6x_lwt *sl, struct net_device *dev,
+	       struct dst_entry *next)
 {
 	unsigned int extra = next ? dst_dev_overhead(next, skb) : 0;
 	int err;

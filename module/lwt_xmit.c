@@ -210,8 +210,7 @@ int seg6x_lwt_input(struct sk_buff *skb)
 	return seg6x_lwt_xmit_in(skb, true);
 }
 
-int seg6x_lwt_output(struct net *net, struct sock *sk,
-			    struct sk_buff *skb)
+int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 {
 	struct dst_entry *orig = skb_dst(skb);
 	struct lwtunnel_state *lws = orig->lwtstate;

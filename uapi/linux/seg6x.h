@@ -60,8 +60,7 @@ enum seg6x_attr {
 	SEG6X_A_MAX_SEGS,	/* u32 (info) */
 	SEG6X_A_DEF_SEG6_ENABLED,	/* u8: module parameter seg6_enabled (info) */
 	SEG6X_A_DEF_REQUIRE_HMAC,	/* s8: module parameter seg6_require_hmac (info) */
-	SEG6X_A_IFACE_EXPLICIT,	/* u8 SEG6X_IFACE_EXPLICIT_* bits: the fields the
-				 * interface sets itself (replies) */
+	SEG6X_A_IFACE_EXPLICIT,	/* u8 SEG6X_IFACE_EXPLICIT_* (replies) */
 	__SEG6X_A_MAX,
 };
 #define SEG6X_A_MAX (__SEG6X_A_MAX - 1)
