@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the seg6ctl objects that talk generic netlink (hmac,
- * iface, tunsrc, stats, info): from the command line to the SEG6X
- * messages, and from canned replies to the JSON the contract fixes. The
- * socket is replaced by fakes that keep what would have been sent.
+ * iface, tunsrc, stats, info) and of ctl.c under them: from the command
+ * line to the SEG6X messages, and from canned replies to the text and
+ * JSON that seg6ctl(8) documents. The transport of ctl_nl.c is replaced
+ * by fakes that keep what would have been sent.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -26,7 +28,8 @@
 
 #include <netlink/genl/genl.h>
 
-#include "nl.h"
+#include "cli.h"
+#include "ctl_nl.h"
 #include "seg6ctl.h"
 
 #define FAMILY		0x42	/* any id: nothing reaches a kernel */
@@ -38,20 +41,26 @@ static struct nl_msg *sent[MAX_MSGS];
 static int nsent;
 static struct nl_msg *replies[MAX_MSGS];
 static int nreplies;
+static int talk_error;			/* what the kernel answers, if not 0 */
+static const char *talk_extack;		/* and its text */
 
-/* Fakes of nl.c */
+/* Fakes of ctl_nl.c */
 
-struct nl_msg *genl_msg(uint8_t cmd, int flags)
+int ctl_connect(void)
 {
-	struct nl_msg *msg = nlmsg_alloc();
-
-	assert_non_null(msg);
-	assert_non_null(genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0,
-				    flags, cmd, SEG6X_GENL_VERSION));
-	return msg;
+	return 0;
 }
 
-int genl_talk(struct nl_msg *msg, genl_reply_fn cb, void *arg)
+int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+{
+	*msg = nlmsg_alloc();
+	assert_non_null(*msg);
+	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0,
+				    flags, cmd, SEG6X_GENL_VERSION));
+	return 0;
+}
+
+int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1];
 	int i;
@@ -63,13 +72,9 @@ int genl_talk(struct nl_msg *msg, genl_reply_fn cb, void *arg)
 	}
 	assert_true(nsent < MAX_MSGS);
 	sent[nsent++] = msg;
-	return EXIT_OK;
-}
-
-int msg_abort(struct nl_msg *msg)
-{
-	nlmsg_free(msg);
-	return EXIT_FAIL;
+	if (talk_extack)
+		ctl_set_extack(talk_extack);
+	return talk_error;
 }
 
 /* Helpers */
@@ -82,11 +87,13 @@ static int teardown(void **state)
 	while (nreplies)
 		nlmsg_free(replies[--nreplies]);
 	memset(&opts, 0, sizeof(opts));
+	talk_error = 0;
+	talk_extack = NULL;
 	return 0;
 }
 
-/* Runs "seg6ctl LINE" (words split at blanks) with stderr silenced. */
-static int run(int (*object)(int, char **), const char *line)
+/* Runs @fn on LINE (words split at blanks) with stderr silenced. */
+static int run_fn(int (*fn)(int, char **), const char *line)
 {
 	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
 	char buf[512], *argv[16], *word;
@@ -100,16 +107,30 @@ static int run(int (*object)(int, char **), const char *line)
 	fflush(stderr);
 	dup2(null, STDERR_FILENO);
 	close(null);
-	status = object(argc, argv);
+	status = fn(argc, argv);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	return status;
 }
 
-/* Same, returning what went to stdout (to free) and the status. */
-static char *run_output(int (*object)(int, char **), const char *line,
-			int *status)
+static const struct cli_object *object_run;
+
+static int dispatch(int argc, char **argv)
+{
+	return cli_dispatch(object_run, object_run->cmds, argc, argv);
+}
+
+/* Runs "seg6ctl OBJECT LINE" with stderr silenced. */
+static int run(const struct cli_object *object, const char *line)
+{
+	object_run = object;
+	return run_fn(dispatch, line);
+}
+
+/* run_fn(), returning what went to stdout (to free) and the status. */
+static char *run_output_fn(int (*fn)(int, char **), const char *line,
+			   int *status)
 {
 	int saved = dup(STDOUT_FILENO);
 	FILE *tmp = tmpfile();
@@ -118,7 +139,7 @@ static char *run_output(int (*object)(int, char **), const char *line,
 	assert_true(saved >= 0 && tmp && out);
 	fflush(stdout);
 	dup2(fileno(tmp), STDOUT_FILENO);
-	*status = run(object, line);
+	*status = run_fn(fn, line);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -126,6 +147,13 @@ static char *run_output(int (*object)(int, char **), const char *line,
 	assert_true(fread(out, 1, 4095, tmp) < 4095);
 	fclose(tmp);
 	return out;
+}
+
+static char *run_output(const struct cli_object *object, const char *line,
+			int *status)
+{
+	object_run = object;
+	return run_output_fn(dispatch, line, status);
 }
 
 static struct nlattr **parse_sent(int i, uint8_t cmd, struct nlattr **tb)
@@ -143,7 +171,8 @@ static struct nlattr **parse_sent(int i, uint8_t cmd, struct nlattr **tb)
 static struct nl_msg *reply(void)
 {
 	assert_true(nreplies < MAX_MSGS);
-	return replies[nreplies++] = genl_msg(0, 0);
+	ctl_genl_msg(0, 0, &replies[nreplies]);
+	return replies[nreplies++];
 }
 
 static char *secret_file(const char *content, size_t len)
@@ -166,7 +195,7 @@ static int hmac_set_with(const char *content, size_t len)
 	int status;
 
 	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", path);
-	status = run(do_hmac, line);
+	status = run(&hmac_object, line);
 	unlink(path);
 	return status;
 }
@@ -201,12 +230,12 @@ static void test_hmac_bad_secrets(void **state)
 	assert_int_equal(hmac_set_with(big, sizeof(big)), EXIT_USAGE);
 	assert_int_equal(hmac_set_with("", 0), EXIT_USAGE);
 	assert_int_equal(hmac_set_with("\n", 1), EXIT_USAGE);
-	assert_int_equal(run(do_hmac, "set 7 sha256 secret-file /nonexistent/key"),
+	assert_int_equal(run(&hmac_object, "set 7 sha256 secret-file /nonexistent/key"),
 			 EXIT_FAIL);
 
 	/* The batch owns stdin, so the secret cannot come from there. */
 	opts.stdin_busy = true;
-	assert_int_equal(run(do_hmac, "set 7 sha256"), EXIT_USAGE);
+	assert_int_equal(run(&hmac_object, "set 7 sha256"), EXIT_USAGE);
 	assert_int_equal(nsent, 0);
 }
 
@@ -222,21 +251,21 @@ static void test_secret_file_mode(void **state)
 	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", path);
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		assert_int_equal(chmod(path, refused[i]), 0);
-		if (run(do_hmac, line) != EXIT_FAIL)
+		if (run(&hmac_object, line) != EXIT_FAIL)
 			fail_msg("mode %o was accepted", refused[i]);
 	}
 	assert_int_equal(chmod(path, 0400), 0);
-	assert_int_equal(run(do_hmac, line), EXIT_OK);
+	assert_int_equal(run(&hmac_object, line), EXIT_OK);
 	unlink(path);
 	assert_int_equal(nsent, 1);
 
 	/* Not regular files: a directory, and a FIFO that nobody writes. */
-	assert_int_equal(run(do_hmac, "set 7 sha256 secret-file /tmp"), EXIT_FAIL);
+	assert_int_equal(run(&hmac_object, "set 7 sha256 secret-file /tmp"), EXIT_FAIL);
 	assert_non_null(mkdtemp(fifo));
 	assert_int_equal(rmdir(fifo), 0);
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	snprintf(line, sizeof(line), "set 7 sha256 secret-file %s", fifo);
-	assert_int_equal(run(do_hmac, line), EXIT_FAIL);
+	assert_int_equal(run(&hmac_object, line), EXIT_FAIL);
 	unlink(fifo);
 	assert_int_equal(nsent, 1);
 }
@@ -249,7 +278,7 @@ static int hmac_set_stdin(int fd)
 
 	assert_true(saved >= 0);
 	dup2(fd, STDIN_FILENO);
-	status = run(do_hmac, "set 7 sha256");
+	status = run(&hmac_object, "set 7 sha256");
 	dup2(saved, STDIN_FILENO);
 	close(saved);
 	return status;
@@ -366,7 +395,7 @@ static void test_hmac_usage(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (run(do_hmac, bad[i]) != EXIT_USAGE)
+		if (run(&hmac_object, bad[i]) != EXIT_USAGE)
 			fail_msg("\"hmac %s\" was not a usage error", bad[i]);
 	assert_int_equal(nsent, 0);
 }
@@ -379,7 +408,7 @@ static void test_hmac_del_show(void **state)
 	int status;
 
 	(void)state;
-	assert_int_equal(run(do_hmac, "del 4294967295"), EXIT_OK);
+	assert_int_equal(run(&hmac_object, "del 4294967295"), EXIT_OK);
 	parse_sent(0, SEG6X_CMD_HMAC_DEL, tb);
 	assert_true(nla_get_u32(tb[SEG6X_A_HMAC_KEYID]) == UINT32_MAX);
 
@@ -390,7 +419,7 @@ static void test_hmac_del_show(void **state)
 	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 8);
 	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA1);
 	opts.json = true;
-	out = run_output(do_hmac, "show", &status);
+	out = run_output(&hmac_object, "show", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out, "[{\"keyid\": 7, \"algo\": \"sha256\"}, "
 				 "{\"keyid\": 8, \"algo\": \"sha1\"}]\n");
@@ -403,14 +432,14 @@ static void test_iface_set(void **state)
 	struct nlattr *tb[SEG6X_A_MAX + 1];
 
 	(void)state;
-	assert_int_equal(run(do_iface, "set default require_hmac -1"), EXIT_OK);
+	assert_int_equal(run(&iface_object, "set default require_hmac -1"), EXIT_OK);
 	parse_sent(0, SEG6X_CMD_IFACE_SET, tb);
 	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), 0);
 	assert_int_equal(nla_len(tb[SEG6X_A_REQUIRE_HMAC]), 1);
 	assert_int_equal(nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]), -1);
 	assert_null(tb[SEG6X_A_SEG6_ENABLED]);
 
-	assert_int_equal(run(do_iface, "set lo seg6_enabled 1 require_hmac 0"), EXIT_OK);
+	assert_int_equal(run(&iface_object, "set lo seg6_enabled 1 require_hmac 0"), EXIT_OK);
 	parse_sent(1, SEG6X_CMD_IFACE_SET, tb);
 	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), if_nametoindex("lo"));
 	assert_int_equal(nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]), 1);
@@ -430,11 +459,11 @@ static void test_iface_usage(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (run(do_iface, bad[i]) != EXIT_USAGE)
+		if (run(&iface_object, bad[i]) != EXIT_USAGE)
 			fail_msg("\"iface %s\" was not a usage error", bad[i]);
 	/* A device that does not exist is the system's refusal. */
-	assert_int_equal(run(do_iface, "set nosuchdev0 seg6_enabled 1"), EXIT_FAIL);
-	assert_int_equal(run(do_iface, "show nosuchdev0"), EXIT_FAIL);
+	assert_int_equal(run(&iface_object, "set nosuchdev0 seg6_enabled 1"), EXIT_FAIL);
+	assert_int_equal(run(&iface_object, "show nosuchdev0"), EXIT_FAIL);
 	assert_int_equal(nsent, 0);
 }
 
@@ -459,7 +488,7 @@ static void test_iface_show(void **state)
 	nla_put_u8(r, SEG6X_A_IFACE_EXPLICIT, 1);
 
 	opts.json = true;
-	out = run_output(do_iface, "show", &status);
+	out = run_output(&iface_object, "show", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"[{\"ifname\": \"default\", \"seg6_enabled\": 0, \"require_hmac\": -1}, "
@@ -468,13 +497,13 @@ static void test_iface_show(void **state)
 	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
 
 	opts.json = false;
-	out = run_output(do_iface, "show", &status);
+	out = run_output(&iface_object, "show", &status);
 	assert_string_equal(out, "default seg6_enabled 0 require_hmac -1\n"
 				 "lo seg6_enabled 1 require_hmac 1 explicit\n");
 	free(out);
 
 	/* One interface: a plain request naming it. */
-	out = run_output(do_iface, "show lo", &status);
+	out = run_output(&iface_object, "show lo", &status);
 	free(out);
 	parse_sent(2, SEG6X_CMD_IFACE_GET, tb);
 	assert_false(nlmsg_hdr(sent[2])->nlmsg_flags & NLM_F_DUMP);
@@ -490,30 +519,30 @@ static void test_tunsrc(void **state)
 	int status;
 
 	(void)state;
-	assert_int_equal(run(do_tunsrc, "set fc00::1"), EXIT_OK);
+	assert_int_equal(run(&tunsrc_object, "set fc00::1"), EXIT_OK);
 	parse_sent(0, SEG6X_CMD_TUNSRC_SET, tb);
 	inet_pton(AF_INET6, "fc00::1", &addr);
 	assert_int_equal(nla_len(tb[SEG6X_A_TUNSRC]), sizeof(addr));
 	assert_memory_equal(nla_data(tb[SEG6X_A_TUNSRC]), &addr, sizeof(addr));
 
-	assert_int_equal(run(do_tunsrc, "set ::"), EXIT_OK);
-	assert_int_equal(run(do_tunsrc, "set 10.0.0.1"), EXIT_USAGE);
-	assert_int_equal(run(do_tunsrc, "set fc00::/64"), EXIT_USAGE);
-	assert_int_equal(run(do_tunsrc, "set fc00::1 fc00::2"), EXIT_USAGE);
-	assert_int_equal(run(do_tunsrc, "set"), EXIT_USAGE);
-	assert_int_equal(run(do_tunsrc, "get"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set ::"), EXIT_OK);
+	assert_int_equal(run(&tunsrc_object, "set 10.0.0.1"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set fc00::/64"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set fc00::1 fc00::2"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "get"), EXIT_USAGE);
 
 	/* RFC 5952: zeros compressed, lower case. */
 	r = reply();
 	inet_pton(AF_INET6, "FC00:0:0:0:0:0:0:0001", &addr);
 	nla_put(r, SEG6X_A_TUNSRC, sizeof(addr), &addr);
 	opts.json = true;
-	out = run_output(do_tunsrc, "show", &status);
+	out = run_output(&tunsrc_object, "show", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out, "{\"tunsrc\": \"fc00::1\"}\n");
 	free(out);
 	opts.json = false;
-	out = run_output(do_tunsrc, "", &status);
+	out = run_output(&tunsrc_object, "", &status);
 	assert_string_equal(out, "tunsrc fc00::1\n");
 	free(out);
 }
@@ -560,14 +589,14 @@ static void test_save(void **state)
 
 	(void)state;
 	/* Nothing set: "::", which -b sets back as it is. */
-	out = run_output(save_tunsrc, "", &status);
+	out = run_output_fn(save_tunsrc, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out, "tunsrc set ::\n");
 	free(out);
 	r = reply();
 	inet_pton(AF_INET6, "fc00:ff::1", &addr);
 	nla_put(r, SEG6X_A_TUNSRC, sizeof(addr), &addr);
-	out = run_output(save_tunsrc, "", &status);
+	out = run_output_fn(save_tunsrc, "", &status);
 	assert_string_equal(out, "tunsrc set fc00:ff::1\n");
 	free(out);
 	teardown(state);
@@ -577,7 +606,7 @@ static void test_save(void **state)
 	put_iface("lo", 1, 0, 1, 1);
 	put_iface("eth9", 9, 1, -1, 0);
 	put_iface("eth10", 10, 1, -1, -1);
-	out = run_output(save_iface, "", &status);
+	out = run_output_fn(save_iface, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out, "iface set default seg6_enabled 1 require_hmac -1\n"
 				 "iface set lo seg6_enabled 0 require_hmac 1\n");
@@ -595,14 +624,14 @@ static void test_save(void **state)
 	r = reply();
 	nla_put_u32(r, SEG6X_A_HMAC_KEYID, 4294967295u);
 	nla_put_u8(r, SEG6X_A_HMAC_ALGO, SEG6X_HMAC_ALGO_SHA1);
-	out = run_output(save_hmac, "", &status);
+	out = run_output_fn(save_hmac, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"hmac set 7 sha256 secret-file /etc/seg6x/keys/7\n"
 		"hmac set 4294967295 sha1 secret-file /etc/seg6x/keys/4294967295\n");
 	free(out);
 	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
-	out = run_output(save_hmac, "/run/my#keys", &status);
+	out = run_output_fn(save_hmac, "/run/my#keys", &status);
 	assert_string_equal(out,
 		"hmac set 7 sha256 secret-file \"/run/my#keys/7\"\n"
 		"hmac set 4294967295 sha1 secret-file \"/run/my#keys/4294967295\"\n");
@@ -627,7 +656,7 @@ static void test_stats(void **state)
 	nla_nest_end(r, nest);
 
 	opts.json = true;
-	out = run_output(do_stats, "", &status);
+	out = run_output(&stats_object, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"{\"encap\": 5, \"inline\": 0, \"end\": 0, \"decap\": 0, "
@@ -637,10 +666,10 @@ static void test_stats(void **state)
 		"\"no_route\": 0, \"hop_limit\": 0, \"nomem\": 3}}\n");
 	free(out);
 
-	assert_int_equal(run(do_stats, "reset"), EXIT_OK);
+	assert_int_equal(run(&stats_object, "reset"), EXIT_OK);
 	assert_int_equal(genlmsg_hdr(nlmsg_hdr(sent[1]))->cmd, SEG6X_CMD_STATS_RESET);
-	assert_int_equal(run(do_stats, "reset now"), EXIT_USAGE);
-	assert_int_equal(run(do_stats, "clear"), EXIT_USAGE);
+	assert_int_equal(run(&stats_object, "reset now"), EXIT_USAGE);
+	assert_int_equal(run(&stats_object, "clear"), EXIT_USAGE);
 }
 
 static void test_info(void **state)
@@ -659,7 +688,7 @@ static void test_info(void **state)
 	nla_put_s8(r, SEG6X_A_DEF_REQUIRE_HMAC, -1);
 
 	opts.json = true;
-	out = run_output(do_info, "", &status);
+	out = run_output(&info_object, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"{\"version\": \"0.1.0\", \"lwt_type\": 9, \"allow_inline\": true, "
@@ -668,12 +697,12 @@ static void test_info(void **state)
 	free(out);
 
 	opts.json = false;
-	out = run_output(do_info, "", &status);
+	out = run_output(&info_object, "", &status);
 	assert_string_equal(out, "version 0.1.0\nlwt_type 9\nallow_inline 1\n"
 				 "max_segs 64\nseg6_enabled_default 1\n"
 				 "require_hmac_default -1\n");
 	free(out);
-	assert_int_equal(run(do_info, "extra"), EXIT_USAGE);
+	assert_int_equal(run(&info_object, "extra"), EXIT_USAGE);
 }
 
 static void test_abbreviations(void **state)
@@ -684,25 +713,25 @@ static void test_abbreviations(void **state)
 
 	(void)state;
 	/* "s" is set or show: ambiguous, so nothing is sent. */
-	assert_int_equal(run(do_hmac, "s 7 sha256"), EXIT_USAGE);
-	assert_int_equal(run(do_iface, "s default seg6_enabled 1"), EXIT_USAGE);
+	assert_int_equal(run(&hmac_object, "s 7 sha256"), EXIT_USAGE);
+	assert_int_equal(run(&iface_object, "s default seg6_enabled 1"), EXIT_USAGE);
 	assert_int_equal(nsent, 0);
 
-	assert_int_equal(run(do_iface, "se default seg6_enabled 1"), EXIT_OK);
+	assert_int_equal(run(&iface_object, "se default seg6_enabled 1"), EXIT_OK);
 	parse_sent(0, SEG6X_CMD_IFACE_SET, tb);
-	assert_int_equal(run(do_hmac, "d 7"), EXIT_OK);
+	assert_int_equal(run(&hmac_object, "d 7"), EXIT_OK);
 	parse_sent(1, SEG6X_CMD_HMAC_DEL, tb);
-	assert_int_equal(run(do_hmac, "delete 8"), EXIT_OK);
+	assert_int_equal(run(&hmac_object, "delete 8"), EXIT_OK);
 	parse_sent(2, SEG6X_CMD_HMAC_DEL, tb);
 	assert_int_equal(nla_get_u32(tb[SEG6X_A_HMAC_KEYID]), 8);
-	assert_int_equal(run(do_tunsrc, "sh"), EXIT_OK);
+	assert_int_equal(run(&tunsrc_object, "sh"), EXIT_OK);
 	parse_sent(3, SEG6X_CMD_TUNSRC_GET, tb);
-	out = run_output(do_stats, "r", &status);
+	out = run_output(&stats_object, "r", &status);
 	assert_int_equal(status, EXIT_OK);
 	free(out);
 	parse_sent(4, SEG6X_CMD_STATS_RESET, tb);
-	assert_int_equal(run(do_info, "x"), EXIT_USAGE);
-	out = run_output(do_info, "h", &status);
+	assert_int_equal(run(&info_object, "x"), EXIT_USAGE);
+	out = run_output(&info_object, "h", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_true(!strncmp(out, "Usage: seg6ctl info", 19));
 	free(out);
@@ -710,8 +739,9 @@ static void test_abbreviations(void **state)
 
 static void test_help(void **state)
 {
-	int (*const objects[])(int, char **) = {
-		do_hmac, do_tunsrc, do_iface, do_stats, do_info,
+	const struct cli_object *const objects[] = {
+		&hmac_object, &tunsrc_object, &iface_object, &stats_object,
+		&info_object,
 	};
 	size_t i;
 
@@ -725,6 +755,38 @@ static void test_help(void **state)
 		free(out);
 	}
 	assert_int_equal(nsent, 0);
+}
+
+/* A refusal of the kernel: exit status 1, its text and the errno's. */
+static void test_kernel_refusal(void **state)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	char err[256] = "";
+	int status;
+
+	(void)state;
+	assert_true(tmp && saved >= 0);
+	talk_error = -EINVAL;
+	talk_extack = "tunnel source must be unicast";
+	fflush(stderr);
+	dup2(fileno(tmp), STDERR_FILENO);
+	status = cli_dispatch(&tunsrc_object, tunsrc_object.cmds, 2,
+			      (char *[]){ "set", "ff02::1", NULL });
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(tmp);
+	assert_true(fread(err, 1, sizeof(err) - 1, tmp) > 0);
+	fclose(tmp);
+	assert_int_equal(status, EXIT_FAIL);
+	assert_string_equal(err, "seg6ctl: tunnel source must be unicast "
+				 "(Invalid argument)\n");
+
+	/* Without a text, the errno's alone. */
+	talk_extack = NULL;
+	talk_error = -EPERM;
+	assert_int_equal(run(&stats_object, "reset"), EXIT_FAIL);
 }
 
 int main(void)
@@ -747,6 +809,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_info, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_help, teardown),
+		cmocka_unit_test_teardown(test_kernel_refusal, teardown),
 	};
 
 	return cmocka_run_group_tests_name("genl objects", tests, NULL, NULL);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of "seg6ctl route": from the command line to the rtnetlink
- * messages, with the sockets replaced by fakes that keep what would have
- * been sent and answer dumps with canned routes.
+ * Unit tests of "seg6ctl route" and of ctl_route.c under it: from the
+ * command line to the rtnetlink messages, with the transport of ctl_nl.c
+ * replaced by fakes that keep what would have been sent and answer dumps
+ * with canned routes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "info.h"
-#include "nl.h"
+#include <netlink/genl/genl.h>
+
+#include "cli.h"
+#include "ctl_nl.h"
 #include "seg6ctl.h"
 
 #define LWT_TYPE	42	/* what the fake module claims */
@@ -31,18 +34,46 @@ static int nsent;
 static struct nl_msg *dump_reply[MAX_SENT];	/* per dump, one route each */
 static int ndump_reply;
 
-/* Fakes of nl.c and info.c */
+/* Fakes of ctl_nl.c; the module's only answer is its LWT slot. */
 
-struct nl_msg *rt_msg(int type, int flags, const struct rtmsg *rtm)
+int ctl_connect(void)
 {
-	struct nl_msg *msg = nlmsg_alloc_simple(type, flags);
-
-	assert_non_null(msg);
-	assert_int_equal(nlmsg_append(msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO), 0);
-	return msg;
+	return 0;
 }
 
-int rt_talk(struct nl_msg *msg, rt_reply_fn cb, void *arg)
+int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+{
+	*msg = nlmsg_alloc();
+	assert_non_null(*msg);
+	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, 0x42, 0,
+				    flags, cmd, SEG6X_GENL_VERSION));
+	return 0;
+}
+
+int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1] = { NULL };
+	struct nl_msg *reply = nlmsg_alloc();
+
+	assert_int_equal(genlmsg_hdr(nlmsg_hdr(msg))->cmd, SEG6X_CMD_INFO_GET);
+	assert_non_null(reply);
+	assert_int_equal(nla_put_u16(reply, SEG6X_A_LWT_TYPE, LWT_TYPE), 0);
+	tb[SEG6X_A_LWT_TYPE] = nlmsg_attrdata(nlmsg_hdr(reply), 0);
+	assert_int_equal(cb(tb, arg), 0);
+	nlmsg_free(reply);
+	nlmsg_free(msg);
+	return 0;
+}
+
+int ctl_rt_msg(int type, int flags, const struct rtmsg *rtm, struct nl_msg **msg)
+{
+	*msg = nlmsg_alloc_simple(type, flags);
+	assert_non_null(*msg);
+	assert_int_equal(nlmsg_append(*msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO), 0);
+	return 0;
+}
+
+int ctl_rt_talk(struct nl_msg *msg, ctl_rt_reply_fn cb, void *arg)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int i;
@@ -61,24 +92,11 @@ int rt_talk(struct nl_msg *msg, rt_reply_fn cb, void *arg)
 			assert_int_equal(cb(rtm, tb, arg), 0);
 		}
 		nlmsg_free(msg);
-		return EXIT_OK;
+		return 0;
 	}
 	assert_true(nsent < MAX_SENT);
 	sent[nsent++] = msg;
-	return EXIT_OK;
-}
-
-int msg_abort(struct nl_msg *msg)
-{
-	nlmsg_free(msg);
-	return EXIT_FAIL;
-}
-
-int seg6x_info_get(struct seg6x_info *info)
-{
-	memset(info, 0, sizeof(*info));
-	info->lwt_type = LWT_TYPE;
-	return EXIT_OK;
+	return 0;
 }
 
 /* Helpers */
@@ -102,7 +120,7 @@ static int run(const char *line)
 	snprintf(buf, sizeof(buf), "%s", line);
 	for (word = strtok(buf, " "); word; word = strtok(NULL, " "))
 		argv[argc++] = word;
-	return do_route(argc, argv);
+	return cli_dispatch(&route_object, route_object.cmds, argc, argv);
 }
 
 /* run() with its output discarded: for failures, and for help. */

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ctl.h"
+#include "json.h"
 #include "parse.h"
 #include "report.h"
 #include "seg6ctl.h"
@@ -14,12 +16,17 @@ int cli_help(const char *usage)
 	return EXIT_OK;
 }
 
+static bool same_cmd(const struct cli_cmd *a, const struct cli_cmd *b)
+{
+	return a->fn == b->fn && a->object == b->object;
+}
+
 /* The name that listings give @cmd: that of its first synonym. */
 static const char *canonical(const struct cli_cmd *cmds,
 			     const struct cli_cmd *cmd)
 {
 	for (; cmds->name; cmds++)
-		if (cmds->fn == cmd->fn)
+		if (same_cmd(cmds, cmd))
 			return cmds->name;
 	return cmd->name;
 }
@@ -40,7 +47,7 @@ const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word,
 	for (c = cmds; c->name; c++) {
 		if (strncmp(c->name, word, len))
 			continue;
-		if (found && found->fn != c->fn) {
+		if (found && !same_cmd(found, c)) {
 			*ambiguous = true;
 			return NULL;
 		}
@@ -66,7 +73,7 @@ static void candidates(const struct cli_cmd *cmds, const char *word,
 			continue;
 		/* Once per command, under its own name. */
 		for (d = cmds; d < c; d++)
-			if (d->fn == c->fn && !strncmp(d->name, word, len))
+			if (same_cmd(d, c) && !strncmp(d->name, word, len))
 				seen = true;
 		if (seen)
 			continue;
@@ -78,25 +85,45 @@ static void candidates(const struct cli_cmd *cmds, const char *word,
 	}
 }
 
-int cli_dispatch(const char *object, const struct cli_cmd *cmds,
+/* Runs @cmd; a failed ctl_* call is reported here, and only here. */
+static int run(const struct cli_object *object, const struct cli_cmd *cmd,
+	       int argc, char **argv)
+{
+	int status;
+
+	if (cmd->object)
+		return cli_dispatch(cmd->object, cmd->object->cmds, argc, argv);
+	if (!cmd->fn)
+		return cli_help(object->usage);
+	status = cmd->fn(argc, argv);
+	return status < 0 ? report_ctl(status) : status;
+}
+
+int cli_dispatch(const struct cli_object *object, const struct cli_cmd *cmds,
 		 int argc, char **argv)
 {
+	const char *name = object ? object->name : NULL;
 	const char *what = object ? "command" : "object";
 	const struct cli_cmd *cmd;
 	bool ambiguous;
 	char list[256];
 
 	if (argc == 0)
-		return cmds[0].fn(0, argv);
+		return run(object, &cmds[0], 0, argv);
 	cmd = cli_lookup(cmds, argv[0], &ambiguous);
 	if (cmd)
-		return cmd->fn(argc - 1, argv + 1);
+		return run(object, cmd, argc - 1, argv + 1);
 	if (ambiguous) {
 		candidates(cmds, argv[0], list, sizeof(list));
-		return usage_error(object, "ambiguous %s \"%s\" (%s)", what,
+		return usage_error(name, "ambiguous %s \"%s\" (%s)", what,
 				   argv[0], list);
 	}
-	return usage_error(object, "unknown %s \"%s\"", what, argv[0]);
+	return usage_error(name, "unknown %s \"%s\"", what, argv[0]);
+}
+
+int cli_no_args(const char *object, int argc)
+{
+	return argc > 0 ? usage_error(object, "too many arguments") : EXIT_OK;
 }
 
 int cli_keys(const char *object, int argc, char **argv,
@@ -159,4 +186,28 @@ const char *cli_ifname(uint32_t ifindex, char buf[IF_NAMESIZE])
 	if (!if_indextoname(ifindex, buf))
 		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
 	return buf;
+}
+
+const char *cli_name_or_number(const char *name, unsigned int value,
+			       char buf[11])
+{
+	if (name)
+		return name;
+	snprintf(buf, 11, "%u", value);
+	return buf;
+}
+
+void cli_print_list(const void *items, size_t n, size_t size,
+		    void (*print)(struct json_writer *jw, const void *item))
+{
+	struct json_writer jw;
+	size_t i;
+
+	json_init(&jw, stdout, opts.pretty);
+	if (opts.json)
+		json_open_array(&jw, NULL);
+	for (i = 0; i < n; i++)
+		print(opts.json ? &jw : NULL, (const char *)items + i * size);
+	if (opts.json)
+		json_close_array(&jw);
 }

@@ -20,9 +20,8 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "nl.h"
-#include "report.h"
-#include "seg6ctl.h"
+#include "ctl.h"
+#include "ctl_nl.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -78,43 +77,41 @@ static struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_ID]	= { .type = NLA_U16 },
 };
 
-int enter_netns(const char *name)
+int ctl_netns_enter(const char *name)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, err = 0;
 
+	ctl_clear_error();
 	snprintf(path, sizeof(path), "/run/netns/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		pr_err("cannot open network namespace \"%s\": %s",
-		       name, strerror(errno));
-		return EXIT_FAIL;
-	}
-	if (setns(fd, CLONE_NEWNET) < 0) {
-		pr_err("cannot enter network namespace \"%s\": %s",
-		       name, strerror(errno));
-		close(fd);
-		return EXIT_FAIL;
-	}
+	if (fd < 0)
+		return ctl_fail(-errno, "cannot open network namespace \"%s\": %s",
+				name, strerror(errno));
+	if (setns(fd, CLONE_NEWNET) < 0)
+		err = ctl_fail(-errno, "cannot enter network namespace \"%s\": %s",
+			       name, strerror(errno));
 	close(fd);
-	return EXIT_OK;
+	return err;
 }
 
-static struct nl_sock *open_socket(int protocol)
+/* Opens *@skp for @protocol unless it is open. */
+static int open_socket(struct nl_sock **skp, int protocol)
 {
-	struct nl_sock *sk = nl_socket_alloc();
+	struct nl_sock *sk;
 	int one = 1;
 	int err;
 
-	if (!sk) {
-		pr_err("%s", strerror(ENOMEM));
-		return NULL;
-	}
+	if (*skp)
+		return 0;
+	sk = nl_socket_alloc();
+	if (!sk)
+		return -ENOMEM;
 	err = nl_connect(sk, protocol);
 	if (err < 0) {
-		pr_err("cannot open a netlink socket: %s", nl_geterror(err));
 		nl_socket_free(sk);
-		return NULL;
+		return ctl_fail(-EIO, "cannot open a netlink socket: %s",
+				nl_geterror(err));
 	}
 	/*
 	 * Ask for the kernel's error text, without our request echoed back.
@@ -127,7 +124,8 @@ static struct nl_sock *open_socket(int protocol)
 		   &one, sizeof(one));
 	/* Route dumps can carry messages bigger than libnl's first guess. */
 	nl_socket_enable_msg_peek(sk);
-	return sk;
+	*skp = sk;
+	return 0;
 }
 
 /* Keeps the text of an error or done message's NLMSGERR_ATTR_MSG. */
@@ -220,8 +218,8 @@ static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
 
 /*
  * Sends @msg and reads until the kernel has answered it in full. Returns
- * EXIT_OK with the outcome in @req, or EXIT_FAIL after reporting a
- * failure of the socket itself.
+ * 0 with the outcome in @req, or a negative errno when the socket itself
+ * failed.
  */
 static int exchange(struct nl_sock *sk, struct nl_msg *msg,
 		    struct request *req)
@@ -229,10 +227,8 @@ static int exchange(struct nl_sock *sk, struct nl_msg *msg,
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int err;
 
-	if (!cb) {
-		pr_err("%s", strerror(ENOMEM));
-		return EXIT_FAIL;
-	}
+	if (!cb)
+		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_MSG_IN, NL_CB_CUSTOM, on_msg_in, req);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, req);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_done, req);
@@ -254,34 +250,28 @@ static int exchange(struct nl_sock *sk, struct nl_msg *msg,
 	nl_cb_put(cb);
 
 	/* on_error() stops libnl with an error code: that one is fine. */
-	if (!req->done) {
-		pr_err("netlink: %s", nl_geterror(err));
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	if (!req->done)
+		return ctl_fail(-EIO, "netlink: %s", nl_geterror(err));
+	return 0;
 }
 
-/* Says how @req ended, if not well. */
-static int report_outcome(const struct request *req)
+/* How @req ended: 0, or the kernel's or the reply handler's error. */
+static int outcome(const struct request *req)
 {
 	if (req->error) {
 		if (req->extack[0])
-			pr_err("%s (%s)", req->extack, strerror(-req->error));
-		else
-			pr_err("%s", strerror(-req->error));
-		return EXIT_FAIL;
+			ctl_set_extack(req->extack);
+		return req->error;
 	}
-	if (req->reply_error) {
-		pr_err("cannot read the kernel's reply: %s",
-		       strerror(-req->reply_error));
-		return EXIT_FAIL;
-	}
+	if (req->reply_error)
+		return ctl_fail(req->reply_error, "cannot read the kernel's reply: %s",
+				strerror(-req->reply_error));
 	if (req->interrupted)
-		pr_warn("the dump raced with a change and may be inconsistent");
+		ctl_warn("the dump raced with a change and may be inconsistent");
 	/* An ack may carry a warning. */
 	if (req->extack[0])
-		pr_warn("%s", req->extack);
-	return EXIT_OK;
+		ctl_warn("%s", req->extack);
+	return 0;
 }
 
 /* Generic netlink */
@@ -307,52 +297,53 @@ static int resolve_family(void)
 {
 	struct request req = { .handle = ctrl_reply, .arg = &seg6x_family };
 	struct nl_msg *msg = nlmsg_alloc();
-	int status;
+	int err;
 
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL,
 				 0, 0, CTRL_CMD_GETFAMILY, 1) ||
 	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, SEG6X_GENL_NAME) < 0) {
 		nlmsg_free(msg);
-		pr_err("%s", strerror(ENOMEM));
-		return EXIT_FAIL;
+		return -ENOMEM;
 	}
-	status = exchange(genl_sk, msg, &req);
+	err = exchange(genl_sk, msg, &req);
 	nlmsg_free(msg);
-	if (status)
-		return status;
-	if (req.error == -ENOENT) {
-		/* The kernel has tried to load it by the family's alias. */
-		pr_err("the seg6x module is not loaded (generic netlink family %s not found); try \"modprobe seg6x\"",
-		       SEG6X_GENL_NAME);
-		return EXIT_FAIL;
-	}
-	return report_outcome(&req);
+	if (err)
+		return err;
+	/* The kernel has tried to load it by the family's alias. */
+	if (req.error == -ENOENT)
+		return ctl_fail(-ENOENT, "the seg6x module is not loaded (generic netlink family %s not found); try \"modprobe seg6x\"",
+				SEG6X_GENL_NAME);
+	return outcome(&req);
 }
 
-struct nl_msg *genl_msg(uint8_t cmd, int flags)
+int ctl_connect(void)
 {
-	struct nl_msg *msg;
+	int err;
 
-	if (!genl_sk) {
-		genl_sk = open_socket(NETLINK_GENERIC);
-		if (!genl_sk)
-			return NULL;
-	}
-	if (!seg6x_family && resolve_family())
-		return NULL;
+	ctl_clear_error();
+	err = open_socket(&genl_sk, NETLINK_GENERIC);
+	if (!err && !seg6x_family)
+		err = resolve_family();
+	return err;
+}
 
-	msg = nlmsg_alloc();
-	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, seg6x_family,
-				 0, flags, cmd, SEG6X_GENL_VERSION)) {
-		nlmsg_free(msg);
-		pr_err("%s", strerror(ENOMEM));
-		return NULL;
+int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+{
+	int err = ctl_connect();
+
+	if (err)
+		return err;
+	*msg = nlmsg_alloc();
+	if (!*msg || !genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, seg6x_family,
+				  0, flags, cmd, SEG6X_GENL_VERSION)) {
+		nlmsg_free(*msg);
+		return -ENOMEM;
 	}
-	return msg;
+	return 0;
 }
 
 struct genl_reply {
-	genl_reply_fn cb;
+	ctl_genl_reply_fn cb;
 	void *arg;
 };
 
@@ -366,43 +357,41 @@ static int genl_reply(struct nlmsghdr *nlh, void *arg)
 	return reply->cb ? reply->cb(tb, reply->arg) : 0;
 }
 
-int genl_talk(struct nl_msg *msg, genl_reply_fn cb, void *arg)
+int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
 {
 	struct genl_reply reply = { .cb = cb, .arg = arg };
 	struct request req = { .handle = genl_reply, .arg = &reply };
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	int status;
+	int err;
 
-	status = exchange(genl_sk, msg, &req);
+	err = exchange(genl_sk, msg, &req);
 	/* Secrets must not linger in freed memory. */
 	explicit_bzero(nlh, nlh->nlmsg_len);
 	nlmsg_free(msg);
-	return status ? status : report_outcome(&req);
+	return err ? err : outcome(&req);
 }
 
 /* rtnetlink */
 
-struct nl_msg *rt_msg(int type, int flags, const struct rtmsg *rtm)
+int ctl_rt_msg(int type, int flags, const struct rtmsg *rtm, struct nl_msg **msg)
 {
-	struct nl_msg *msg;
+	int err;
 
-	if (!rtnl_sk) {
-		rtnl_sk = open_socket(NETLINK_ROUTE);
-		if (!rtnl_sk)
-			return NULL;
-	}
-	msg = nlmsg_alloc_simple(type, flags);
+	ctl_clear_error();
+	err = open_socket(&rtnl_sk, NETLINK_ROUTE);
+	if (err)
+		return err;
+	*msg = nlmsg_alloc_simple(type, flags);
 	/* nlmsg_append() only copies from its (non-const) argument. */
-	if (!msg || nlmsg_append(msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO) < 0) {
-		nlmsg_free(msg);
-		pr_err("%s", strerror(ENOMEM));
-		return NULL;
+	if (!*msg || nlmsg_append(*msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(*msg);
+		return -ENOMEM;
 	}
-	return msg;
+	return 0;
 }
 
 struct rt_reply {
-	rt_reply_fn cb;
+	ctl_rt_reply_fn cb;
 	void *arg;
 };
 
@@ -419,32 +408,23 @@ static int rt_reply(struct nlmsghdr *nlh, void *arg)
 	return reply->cb(nlmsg_data(nlh), tb, reply->arg);
 }
 
-int rt_talk(struct nl_msg *msg, rt_reply_fn cb, void *arg)
+int ctl_rt_talk(struct nl_msg *msg, ctl_rt_reply_fn cb, void *arg)
 {
 	struct rt_reply reply = { .cb = cb, .arg = arg };
 	struct request req = { .handle = rt_reply, .arg = &reply };
-	int status;
+	int err;
 
-	status = exchange(rtnl_sk, msg, &req);
+	err = exchange(rtnl_sk, msg, &req);
 	nlmsg_free(msg);
-	if (status)
-		return status;
+	if (err)
+		return err;
 	/* What the FIB says when a route to delete is not there. */
-	if (req.error == -ESRCH && !req.extack[0]) {
-		pr_err("no such route");
-		return EXIT_FAIL;
-	}
-	return report_outcome(&req);
+	if (req.error == -ESRCH && !req.extack[0])
+		return ctl_fail(-ESRCH, "no such route");
+	return outcome(&req);
 }
 
-int msg_abort(struct nl_msg *msg)
-{
-	nlmsg_free(msg);
-	pr_err("netlink message too long");
-	return EXIT_FAIL;
-}
-
-void close_sockets(void)
+void ctl_close(void)
 {
 	nl_socket_free(genl_sk);
 	nl_socket_free(rtnl_sk);

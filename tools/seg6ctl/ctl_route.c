@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seg6x routes to and from rtnetlink messages. The encapsulation is
- * RTA_ENCAP_TYPE (the LWT slot the module claimed) plus a nested
- * RTA_ENCAP holding the SEG6X_IPTUN_* attributes of the UAPI header.
+ * seg6ctl's netlink layer for routes: seg6x routes to and from rtnetlink
+ * messages. The encapsulation is RTA_ENCAP_TYPE (the LWT slot the module
+ * claimed, which SEG6X_CMD_INFO_GET reports) plus a nested RTA_ENCAP
+ * holding the SEG6X_IPTUN_* attributes of the UAPI header.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "route.h"
+#include "ctl.h"
+#include "ctl_nl.h"
 
 static struct nla_policy iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_MODE]		= { .type = NLA_U8 },
@@ -18,7 +20,7 @@ static struct nla_policy iptun_policy[SEG6X_IPTUN_MAX + 1] = {
  * The next hop: RTA_GATEWAY in the route's own family, or RTA_VIA (a
  * struct rtvia followed by the address) for an IPv4 route via IPv6.
  */
-static int put_nexthop(struct nl_msg *msg, const struct seg6x_route *r)
+static int put_nexthop(struct nl_msg *msg, const struct ctl_route *r)
 {
 	size_t alen = inet_addr_len(r->via.family);
 	struct rtvia head = { .rtvia_family = r->via.family };
@@ -31,7 +33,12 @@ static int put_nexthop(struct nl_msg *msg, const struct seg6x_route *r)
 	return nla_put(msg, RTA_VIA, sizeof(head) + alen, via);
 }
 
-struct nl_msg *route_msg(int type, int flags, const struct seg6x_route *r)
+/*
+ * An RTM_NEWROUTE or RTM_DELROUTE for @r without its encapsulation: the
+ * attributes that say which route it is.
+ */
+static int route_msg(int type, int flags, const struct ctl_route *r,
+		     struct nl_msg **msgp)
 {
 	size_t alen = inet_addr_len(r->dst.addr.family);
 	struct rtmsg rtm = {
@@ -43,30 +50,31 @@ struct nl_msg *route_msg(int type, int flags, const struct seg6x_route *r)
 		.rtm_scope	= RT_SCOPE_NOWHERE,
 	};
 	struct nl_msg *msg;
+	int err;
 
 	if (type == RTM_NEWROUTE) {
 		rtm.rtm_protocol = RTPROT_STATIC;
 		rtm.rtm_scope = RT_SCOPE_UNIVERSE;
 		rtm.rtm_type = RTN_UNICAST;
 	}
-	msg = rt_msg(type, flags, &rtm);
-	if (!msg)
-		return NULL;
+	err = ctl_rt_msg(type, flags, &rtm, &msg);
+	if (err)
+		return err;
 
 	/* A default route (length 0) has no RTA_DST, as in dumps. */
 	if ((r->dst.len && nla_put(msg, RTA_DST, alen, r->dst.addr.bytes) < 0) ||
 	    nla_put_u32(msg, RTA_TABLE, r->table) < 0 ||
 	    (r->oif && nla_put_u32(msg, RTA_OIF, r->oif) < 0) ||
 	    (r->has_metric && nla_put_u32(msg, RTA_PRIORITY, r->metric) < 0) ||
-	    (r->has_via && put_nexthop(msg, r) < 0)) {
-		msg_abort(msg);
-		return NULL;
-	}
-	return msg;
+	    (r->has_via && put_nexthop(msg, r) < 0))
+		return ctl_msg_abort(msg);
+	*msgp = msg;
+	return 0;
 }
 
-int route_put_encap(struct nl_msg *msg, const struct seg6x_route *r,
-		    uint16_t lwt_type)
+/* Adds RTA_ENCAP_TYPE and RTA_ENCAP; 0 or -EMSGSIZE. */
+static int put_encap(struct nl_msg *msg, const struct ctl_route *r,
+		     uint16_t lwt_type)
 {
 	struct nlattr *encap;
 
@@ -111,7 +119,7 @@ static int get_via(const struct nlattr *nla, struct inet_addr *addr)
 	return 0;
 }
 
-static int get_encap(struct nlattr *nest, struct seg6x_route *r)
+static int get_encap(struct nlattr *nest, struct ctl_route *r)
 {
 	struct nlattr *tb[SEG6X_IPTUN_MAX + 1];
 	size_t len;
@@ -134,18 +142,20 @@ static int get_encap(struct nlattr *nest, struct seg6x_route *r)
 	return 0;
 }
 
-int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
-		 uint16_t lwt_type, struct seg6x_route *r)
+/*
+ * Fills @r from a dumped route: which route it is, and its encapsulation
+ * if that is seg6x's (@lwt_type). Returns 1 if it is, 0 if not (only the
+ * key is filled then), or -EBADMSG.
+ */
+static int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
+			uint16_t lwt_type, struct ctl_route *r)
 {
 	int family = rtm->rtm_family;
 	int err = 0;
 
-	/* Multipath routes keep encaps per next hop: not seg6ctl's. */
-	if (!inet_addr_len(family) || !tb[RTA_ENCAP] || !tb[RTA_ENCAP_TYPE] ||
-	    nla_get_u16(tb[RTA_ENCAP_TYPE]) != lwt_type)
-		return 0;
-
 	memset(r, 0, sizeof(*r));
+	if (!inet_addr_len(family))
+		return 0;
 	r->dst.addr.family = family;
 	r->dst.len = rtm->rtm_dst_len;
 	r->table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
@@ -157,15 +167,163 @@ int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 	}
 	if (tb[RTA_DST])
 		err = get_addr(tb[RTA_DST], family, r->dst.addr.bytes);
-	if (!err && tb[RTA_GATEWAY]) {
+	/* Multipath routes keep encaps per next hop: not seg6ctl's. */
+	if (err || !tb[RTA_ENCAP] || !tb[RTA_ENCAP_TYPE] ||
+	    nla_get_u16(tb[RTA_ENCAP_TYPE]) != lwt_type)
+		return err;
+
+	if (tb[RTA_GATEWAY]) {
 		r->has_via = true;
 		r->via.family = family;
 		err = get_addr(tb[RTA_GATEWAY], family, r->via.bytes);
-	} else if (!err && tb[RTA_VIA]) {
+	} else if (tb[RTA_VIA]) {
 		r->has_via = true;
 		err = get_via(tb[RTA_VIA], &r->via);
 	}
 	if (!err)
 		err = get_encap(tb[RTA_ENCAP], r);
 	return err ? err : 1;
+}
+
+/* The LWT slot that marks seg6x's routes. */
+static int lwt_type(uint16_t *type)
+{
+	struct ctl_info info;
+	int err = ctl_info_get(&info);
+
+	*type = info.lwt_type;
+	return err;
+}
+
+int ctl_route_add(const struct ctl_route *r, bool replace)
+{
+	int flags = NLM_F_CREATE | (replace ? NLM_F_REPLACE : NLM_F_EXCL);
+	struct nl_msg *msg;
+	uint16_t type;
+	int err;
+
+	err = lwt_type(&type);
+	if (!err)
+		err = route_msg(RTM_NEWROUTE, flags, r, &msg);
+	if (err)
+		return err;
+	if (put_encap(msg, r, type))
+		return ctl_msg_abort(msg);
+	return ctl_rt_talk(msg, NULL, NULL);
+}
+
+int ctl_route_del(const struct ctl_route *r)
+{
+	struct nl_msg *msg;
+	int err = route_msg(RTM_DELROUTE, 0, r, &msg);
+
+	return err ? err : ctl_rt_talk(msg, NULL, NULL);
+}
+
+/* A dump of @family's routes, each decoded and handed to @fn. */
+struct walk {
+	uint16_t lwt_type;
+	/* @seg6x: whether @r is seg6x's; 0 or a negative errno. */
+	int (*fn)(struct walk *w, const struct ctl_route *r, bool seg6x);
+	void *arg;
+};
+
+static int walk_reply(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
+{
+	struct walk *w = arg;
+	struct ctl_route r;
+	int ret = route_decode(rtm, tb, w->lwt_type, &r);
+
+	if (ret < 0)
+		return ret;
+	/* Not an address family of routes that seg6x knows. */
+	if (!r.dst.addr.family)
+		return 0;
+	return w->fn(w, &r, ret);
+}
+
+static int walk(int family, struct walk *w)
+{
+	struct rtmsg rtm = { .rtm_family = (unsigned char)family };
+	struct nl_msg *msg;
+	int err = ctl_rt_msg(RTM_GETROUTE, NLM_F_DUMP, &rtm, &msg);
+
+	return err ? err : ctl_rt_talk(msg, walk_reply, w);
+}
+
+/* What ctl_route_find() looks for, and what it finds. */
+struct search {
+	const struct ctl_route *want;
+	bool other;			/* a match that is not a seg6x route */
+	bool found;
+	struct ctl_route *route;	/* the first seg6x route that matches */
+};
+
+static int match(struct walk *w, const struct ctl_route *r, bool seg6x)
+{
+	struct search *s = w->arg;
+	const struct ctl_route *want = s->want;
+	size_t alen = inet_addr_len(want->dst.addr.family);
+
+	if (r->dst.addr.family != want->dst.addr.family ||
+	    r->dst.len != want->dst.len || r->table != want->table ||
+	    memcmp(r->dst.addr.bytes, want->dst.addr.bytes, alen))
+		return 0;
+	if (want->oif && r->oif != want->oif)
+		return 0;
+	/* Metric 0 matches any, as the kernel reads it. */
+	if (want->has_metric && want->metric &&
+	    (!r->has_metric || r->metric != want->metric))
+		return 0;
+	if (!seg6x) {
+		s->other = true;
+	} else if (!s->found) {
+		/* The first seg6x route is the one the delete names. */
+		s->found = true;
+		*s->route = *r;
+	}
+	return 0;
+}
+
+int ctl_route_find(const struct ctl_route *want, struct ctl_route *found,
+		   bool *other)
+{
+	struct search s = { .want = want, .route = found };
+	struct walk w = { .fn = match, .arg = &s };
+	int err;
+
+	err = lwt_type(&w.lwt_type);
+	if (!err)
+		err = walk(want->dst.addr.family, &w);
+	*other = s.other;
+	if (!err && !s.found)
+		err = ctl_fail(-ESRCH, "no such route");
+	return err;
+}
+
+static int keep(struct walk *w, const struct ctl_route *r, bool seg6x)
+{
+	struct ctl_route *route;
+
+	if (!seg6x)
+		return 0;
+	route = ctl_list_add(w->arg);
+	if (!route)
+		return -ENOMEM;
+	*route = *r;
+	return 0;
+}
+
+int ctl_route_list(struct ctl_route **routes, size_t *n)
+{
+	struct ctl_list l = { .size = sizeof(**routes) };
+	struct walk w = { .fn = keep, .arg = &l };
+	int err;
+
+	err = lwt_type(&w.lwt_type);
+	if (!err)
+		err = walk(AF_INET6, &w);
+	if (!err)
+		err = walk(AF_INET, &w);
+	return ctl_list_end(err, &l, (void **)routes, n);
 }

@@ -7,14 +7,15 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "ctl.h"
 #include "json.h"
-#include "nl.h"
 #include "parse.h"
 #include "report.h"
 #include "seg6ctl.h"
@@ -192,8 +193,7 @@ static const char *const set_keys[] = { "secret-file" };
 static int hmac_set(int argc, char **argv)
 {
 	const char *path = NULL;
-	struct secret secret;
-	struct nl_msg *msg;
+	struct secret secret = { .len = 0 };
 	uint32_t keyid;
 	int status;
 	int algo;
@@ -219,26 +219,17 @@ static int hmac_set(int argc, char **argv)
 				   "standard input holds the batch: give the secret with secret-file");
 
 	/* Learn that the module is missing before waiting on stdin. */
-	msg = genl_msg(SEG6X_CMD_HMAC_SET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	status = read_secret(path, keyid, &secret);
-	if (status) {
-		nlmsg_free(msg);
-	} else if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID, keyid) < 0 ||
-		   nla_put_u8(msg, SEG6X_A_HMAC_ALGO, (uint8_t)algo) < 0 ||
-		   nla_put(msg, SEG6X_A_HMAC_SECRET, (int)secret.len, secret.buf) < 0) {
-		status = msg_abort(msg);
-	} else {
-		status = genl_talk(msg, NULL, NULL);
-	}
+	status = ctl_connect();
+	if (!status)
+		status = read_secret(path, keyid, &secret);
+	if (!status)
+		status = ctl_hmac_set(keyid, (uint8_t)algo, secret.buf, secret.len);
 	explicit_bzero(&secret, sizeof(secret));
 	return status;
 }
 
 static int hmac_del(int argc, char **argv)
 {
-	struct nl_msg *msg;
 	uint32_t keyid;
 	int status;
 
@@ -250,120 +241,68 @@ static int hmac_del(int argc, char **argv)
 	if (status)
 		return status;
 
-	msg = genl_msg(SEG6X_CMD_HMAC_DEL, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID, keyid) < 0)
-		return msg_abort(msg);
-	return genl_talk(msg, NULL, NULL);
-}
-
-static int print_key(struct nlattr **tb, void *arg)
-{
-	struct json_writer *jw = arg;
-	const char *name;
-	char number[4];
-	uint32_t keyid;
-	uint8_t algo;
-
-	if (!tb[SEG6X_A_HMAC_KEYID] || !tb[SEG6X_A_HMAC_ALGO])
-		return -EBADMSG;
-	keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
-	algo = nla_get_u8(tb[SEG6X_A_HMAC_ALGO]);
-
-	/* An algorithm newer than this seg6ctl shows as its number. */
-	name = hmac_algo_name(algo);
-	if (!name) {
-		snprintf(number, sizeof(number), "%u", algo);
-		name = number;
-	}
-
-	if (!opts.json) {
-		printf("keyid %u algo %s\n", keyid, name);
-		return 0;
-	}
-	json_open_object(jw, NULL);
-	json_uint(jw, "keyid", keyid);
-	json_string(jw, "algo", name);
-	json_close_object(jw);
-	return 0;
-}
-
-static int save_key(struct nlattr **tb, void *arg)
-{
-	const char *keydir = arg;
-	bool quote = strpbrk(keydir, " \t#") != NULL;
-	const char *name;
-	uint32_t keyid;
-	uint8_t algo;
-
-	if (!tb[SEG6X_A_HMAC_KEYID] || !tb[SEG6X_A_HMAC_ALGO])
-		return -EBADMSG;
-	keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
-	algo = nla_get_u8(tb[SEG6X_A_HMAC_ALGO]);
-	name = hmac_algo_name(algo);
-	printf("hmac set %u ", keyid);
-	/* An algorithm newer than this seg6ctl: -b will say so. */
-	if (name)
-		printf("%s", name);
-	else
-		printf("%u", algo);
-	printf(" secret-file %s%s/%u%s\n", quote ? "\"" : "", keydir, keyid,
-	       quote ? "\"" : "");
-	return 0;
+	return ctl_hmac_del(keyid);
 }
 
 int hmac_save(const char *keydir)
 {
-	struct nl_msg *msg = genl_msg(SEG6X_CMD_HMAC_GET, NLM_F_DUMP);
+	bool quote = strpbrk(keydir, " \t#") != NULL;
+	struct ctl_key *keys;
+	char number[11];
+	size_t i, n;
+	int err = ctl_hmac_list(&keys, &n);
 
-	/* Cast: the callback argument is not const, the callback reads it. */
-	return msg ? genl_talk(msg, save_key, (void *)keydir) : EXIT_FAIL;
+	/* An algorithm newer than this seg6ctl: -b will say so. */
+	for (i = 0; !err && i < n; i++)
+		printf("hmac set %u %s secret-file %s%s/%u%s\n", keys[i].keyid,
+		       cli_name_or_number(hmac_algo_name(keys[i].algo),
+					  keys[i].algo, number), quote ? "\"" : "",
+		       keydir, keys[i].keyid, quote ? "\"" : "");
+	free(keys);
+	return err;
+}
+
+static void print_key(struct json_writer *jw, const void *item)
+{
+	const struct ctl_key *key = item;
+	char number[11];
+	const char *name = cli_name_or_number(hmac_algo_name(key->algo),
+					      key->algo, number);
+
+	if (!jw) {
+		printf("keyid %u algo %s\n", key->keyid, name);
+		return;
+	}
+	json_open_object(jw, NULL);
+	json_uint(jw, "keyid", key->keyid);
+	json_string(jw, "algo", name);
+	json_close_object(jw);
 }
 
 static int hmac_show(int argc, char **argv)
 {
-	struct json_writer jw;
-	struct nl_msg *msg;
+	struct ctl_key *keys;
+	size_t n;
 	int status;
 
 	(void)argv;
-	if (argc > 0)
-		return usage_error("hmac", "too many arguments");
-	msg = genl_msg(SEG6X_CMD_HMAC_GET, NLM_F_DUMP);
-	if (!msg)
-		return EXIT_FAIL;
-
-	json_init(&jw, stdout, opts.pretty);
-	if (opts.json)
-		json_open_array(&jw, NULL);
-	status = genl_talk(msg, print_key, &jw);
-	/* Even a failed dump leaves a well-formed document behind. */
-	if (opts.json)
-		json_close_array(&jw);
-	return status;
+	status = cli_no_args("hmac", argc);
+	if (!status)
+		status = ctl_hmac_list(&keys, &n);
+	if (status)
+		return status;
+	cli_print_list(keys, n, sizeof(*keys), print_key);
+	free(keys);
+	return EXIT_OK;
 }
 
-static int hmac_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
-/* The first is what "seg6ctl hmac" alone does. */
 static const struct cli_cmd hmac_cmds[] = {
-	{ "show",	hmac_show,	"list key ids and algorithms" },
-	{ "list",	hmac_show,	NULL },
-	{ "ls",		hmac_show,	NULL },
-	{ "set",	hmac_set,	"add or replace a key" },
-	{ "del",	hmac_del,	"delete a key" },
-	{ "delete",	hmac_del,	NULL },
-	{ "help",	hmac_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(hmac_show, "list key ids and algorithms"),
+	{ "set", hmac_set, "add or replace a key", NULL },
+	{ "del", hmac_del, "delete a key", NULL },
+	{ "delete", hmac_del, NULL, NULL },
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_hmac(int argc, char **argv)
-{
-	return cli_dispatch("hmac", hmac_cmds, argc, argv);
-}
+const struct cli_object hmac_object = { "hmac", usage, hmac_cmds };

@@ -5,11 +5,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ctl.h"
 #include "json.h"
-#include "nl.h"
 #include "report.h"
 #include "seg6ctl.h"
 
@@ -33,13 +34,6 @@ static int iface_index(const char *name, uint32_t *ifindex)
 	return cli_ifindex(name, ifindex);
 }
 
-struct iface_settings {
-	bool has_enabled;
-	bool has_require;
-	uint32_t enabled;
-	int32_t require;
-};
-
 enum { KEY_ENABLED, KEY_REQUIRE, NR_KEYS };
 
 static const char *const key_names[NR_KEYS] = {
@@ -47,9 +41,11 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_REQUIRE]	= "require_hmac",
 };
 
-static int parse_settings(int argc, char **argv, struct iface_settings *set)
+static int parse_settings(int argc, char **argv, struct ctl_iface *set)
 {
 	const char *val[NR_KEYS] = { NULL };
+	uint32_t enabled;
+	int32_t require;
 	int status;
 
 	status = cli_keys("iface", argc, argv, key_names, NR_KEYS,
@@ -60,185 +56,128 @@ static int parse_settings(int argc, char **argv, struct iface_settings *set)
 		return usage_error("iface", "nothing to set (seg6_enabled, require_hmac)");
 	if (val[KEY_ENABLED]) {
 		status = cli_u32("iface", "seg6_enabled", val[KEY_ENABLED], 0, 1,
-				 &set->enabled);
+				 &enabled);
 		if (status)
 			return status;
-		set->has_enabled = true;
+		set->has_seg6_enabled = true;
+		set->seg6_enabled = (uint8_t)enabled;
 	}
 	if (val[KEY_REQUIRE]) {
 		status = cli_s32("iface", "require_hmac", val[KEY_REQUIRE], -1, 1,
-				 &set->require);
+				 &require);
 		if (status)
 			return status;
-		set->has_require = true;
+		set->has_require_hmac = true;
+		set->require_hmac = (int8_t)require;
 	}
 	return EXIT_OK;
 }
 
 static int iface_set(int argc, char **argv)
 {
-	struct iface_settings set = { 0 };
-	struct nl_msg *msg;
-	uint32_t ifindex;
+	struct ctl_iface set = { 0 };
 	int status;
 
 	if (argc < 1)
 		return usage_error("iface", "missing IFNAME");
 	status = parse_settings(argc - 1, argv + 1, &set);
-	if (status)
-		return status;
-	status = iface_index(argv[0], &ifindex);
-	if (status)
-		return status;
-
-	msg = genl_msg(SEG6X_CMD_IFACE_SET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	if (nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) < 0 ||
-	    (set.has_enabled &&
-	     nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, (uint8_t)set.enabled) < 0) ||
-	    (set.has_require &&
-	     nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, (int8_t)set.require) < 0))
-		return msg_abort(msg);
-	return genl_talk(msg, NULL, NULL);
+	if (!status)
+		status = iface_index(argv[0], &set.ifindex);
+	return status ? status : ctl_iface_set(&set);
 }
 
 /*
  * The kernel tells which interfaces have settings of their own, not which
  * of the two fields they set: save writes both, the values in effect.
  */
-static int save_iface(struct nlattr **tb, void *arg)
+static int save_iface(const struct ctl_iface *iface)
 {
-	bool want_default = *(bool *)arg;
-	uint32_t ifindex;
-	bool explicit;
-
-	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
-	    !tb[SEG6X_A_REQUIRE_HMAC])
-		return -EBADMSG;
-	ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
-	explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
-		   nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
-	if (want_default ? ifindex != 0 : !ifindex || !explicit)
-		return 0;
-	if (ifindex && !tb[SEG6X_A_IFNAME])
+	if (iface->ifindex && !iface->ifname[0])
 		return -EBADMSG;
 	printf("iface set %s seg6_enabled %u require_hmac %d\n",
-	       ifindex ? nla_get_string(tb[SEG6X_A_IFNAME]) : DEFAULT_NAME,
-	       nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]),
-	       nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]));
+	       iface->ifindex ? iface->ifname : DEFAULT_NAME,
+	       iface->seg6_enabled, iface->require_hmac);
 	return 0;
 }
 
 int iface_save(void)
 {
-	bool want_default = true;
-	struct nl_msg *msg;
-	int status;
+	struct ctl_iface def, *ifaces;
+	size_t i, n;
+	int err;
 
 	/* "default" first: the others may be set to what it used to be. */
-	msg = genl_msg(SEG6X_CMD_IFACE_GET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	if (nla_put_u32(msg, SEG6X_A_IFINDEX, 0) < 0)
-		return msg_abort(msg);
-	status = genl_talk(msg, save_iface, &want_default);
-	if (status)
-		return status;
-
-	want_default = false;
-	msg = genl_msg(SEG6X_CMD_IFACE_GET, NLM_F_DUMP);
-	return msg ? genl_talk(msg, save_iface, &want_default) : EXIT_FAIL;
+	err = ctl_iface_get(0, &def);
+	if (!err)
+		err = save_iface(&def);
+	if (!err)
+		err = ctl_iface_list(&ifaces, &n);
+	if (err)
+		return err;
+	for (i = 0; !err && i < n; i++)
+		if (ifaces[i].ifindex && ifaces[i].explicit)
+			err = save_iface(&ifaces[i]);
+	free(ifaces);
+	return err;
 }
 
-static int print_iface(struct nlattr **tb, void *arg)
+static void print_iface(struct json_writer *jw, const void *item)
 {
-	struct json_writer *jw = arg;
+	const struct ctl_iface *iface = item;
 	char buf[IF_NAMESIZE];
 	const char *name;
-	uint32_t ifindex;
-	uint8_t enabled;
-	int8_t require;
-	bool explicit;
 
-	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
-	    !tb[SEG6X_A_REQUIRE_HMAC])
-		return -EBADMSG;
-	ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
-	enabled = nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]);
-	require = nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]);
-	explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
-		   nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
-
-	if (tb[SEG6X_A_IFNAME])
-		name = nla_get_string(tb[SEG6X_A_IFNAME]);
-	else if (!ifindex)
+	if (iface->ifname[0])
+		name = iface->ifname;
+	else if (!iface->ifindex)
 		name = DEFAULT_NAME;
 	else
-		name = cli_ifname(ifindex, buf);
+		name = cli_ifname(iface->ifindex, buf);
 
-	if (!opts.json) {
-		printf("%s seg6_enabled %u require_hmac %d%s\n", name, enabled,
-		       require, ifindex && explicit ? " explicit" : "");
-		return 0;
+	if (!jw) {
+		printf("%s seg6_enabled %u require_hmac %d%s\n", name,
+		       iface->seg6_enabled, iface->require_hmac,
+		       iface->ifindex && iface->explicit ? " explicit" : "");
+		return;
 	}
 	json_open_object(jw, NULL);
 	json_string(jw, "ifname", name);
-	json_uint(jw, "seg6_enabled", enabled);
-	json_int(jw, "require_hmac", require);
+	json_uint(jw, "seg6_enabled", iface->seg6_enabled);
+	json_int(jw, "require_hmac", iface->require_hmac);
 	json_close_object(jw);
-	return 0;
 }
 
 static int iface_show(int argc, char **argv)
 {
-	struct json_writer jw;
-	struct nl_msg *msg;
-	uint32_t ifindex = 0;
+	struct ctl_iface one, *ifaces = &one;
+	uint32_t ifindex;
+	size_t n = 1;
 	int status;
 
 	if (argc > 1)
 		return usage_error("iface", "too many arguments");
+	/* One interface is a plain request; all of them, a dump. */
 	if (argc == 1) {
 		status = iface_index(argv[0], &ifindex);
-		if (status)
-			return status;
+		if (!status)
+			status = ctl_iface_get(ifindex, &one);
+	} else {
+		status = ctl_iface_list(&ifaces, &n);
 	}
+	if (status)
+		return status;
 
-	/* One interface is a plain request; all of them, a dump. */
-	msg = genl_msg(SEG6X_CMD_IFACE_GET, argc ? 0 : NLM_F_DUMP);
-	if (!msg)
-		return EXIT_FAIL;
-	if (argc && nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) < 0)
-		return msg_abort(msg);
-
-	json_init(&jw, stdout, opts.pretty);
-	if (opts.json)
-		json_open_array(&jw, NULL);
-	status = genl_talk(msg, print_iface, &jw);
-	if (opts.json)
-		json_close_array(&jw);
-	return status;
+	cli_print_list(ifaces, n, sizeof(*ifaces), print_iface);
+	if (ifaces != &one)
+		free(ifaces);
+	return EXIT_OK;
 }
 
-static int iface_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
-/* The first is what "seg6ctl iface" alone does. */
 static const struct cli_cmd iface_cmds[] = {
-	{ "show",	iface_show,	"list the policy of every interface" },
-	{ "list",	iface_show,	NULL },
-	{ "ls",		iface_show,	NULL },
-	{ "set",	iface_set,	"set an interface's or the default policy" },
-	{ "help",	iface_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(iface_show, "list the policy of every interface"),
+	{ "set", iface_set, "set an interface's or the default policy", NULL },
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_iface(int argc, char **argv)
-{
-	return cli_dispatch("iface", iface_cmds, argc, argv);
-}
+const struct cli_object iface_object = { "iface", usage, iface_cmds };

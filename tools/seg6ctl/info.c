@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* seg6ctl info: what the loaded module is and how it was configured. */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
-#include "info.h"
+#include "ctl.h"
 #include "json.h"
-#include "nl.h"
 #include "report.h"
 #include "seg6ctl.h"
 
@@ -17,41 +14,7 @@ static const char usage[] =
 	"inline routes are allowed, the segment limit and the defaults that\n"
 	"new network namespaces start from.\n";
 
-static int info_reply(struct nlattr **tb, void *arg)
-{
-	struct seg6x_info *info = arg;
-
-	/* Without its slot seg6x's routes cannot be told apart. */
-	if (!tb[SEG6X_A_LWT_TYPE])
-		return -EBADMSG;
-	info->lwt_type = nla_get_u16(tb[SEG6X_A_LWT_TYPE]);
-
-	if (tb[SEG6X_A_VERSION])
-		snprintf(info->version, sizeof(info->version), "%s",
-			 nla_get_string(tb[SEG6X_A_VERSION]));
-	if (tb[SEG6X_A_ALLOW_INLINE])
-		info->allow_inline = nla_get_u8(tb[SEG6X_A_ALLOW_INLINE]);
-	if (tb[SEG6X_A_MAX_SEGS])
-		info->max_segs = nla_get_u32(tb[SEG6X_A_MAX_SEGS]);
-	if (tb[SEG6X_A_DEF_SEG6_ENABLED])
-		info->def_seg6_enabled = nla_get_u8(tb[SEG6X_A_DEF_SEG6_ENABLED]);
-	if (tb[SEG6X_A_DEF_REQUIRE_HMAC])
-		info->def_require_hmac = nla_get_s8(tb[SEG6X_A_DEF_REQUIRE_HMAC]);
-	return 0;
-}
-
-int seg6x_info_get(struct seg6x_info *info)
-{
-	struct nl_msg *msg = genl_msg(SEG6X_CMD_INFO_GET, 0);
-
-	memset(info, 0, sizeof(*info));
-	info->max_segs = SEG6X_MAX_SEGS;
-	if (!msg)
-		return EXIT_FAIL;
-	return genl_talk(msg, info_reply, info);
-}
-
-static void print_info(const struct seg6x_info *info)
+static void print_info(const struct ctl_info *info)
 {
 	struct json_writer jw;
 
@@ -77,35 +40,22 @@ static void print_info(const struct seg6x_info *info)
 
 static int info_show(int argc, char **argv)
 {
-	struct seg6x_info info;
+	struct ctl_info info;
 	int status;
 
 	(void)argv;
-	if (argc > 0)
-		return usage_error("info", "too many arguments");
-	status = seg6x_info_get(&info);
+	status = cli_no_args("info", argc);
+	if (!status)
+		status = ctl_info_get(&info);
 	if (!status)
 		print_info(&info);
 	return status;
 }
 
-static int info_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
-/* The first is what "seg6ctl info" alone does. */
 static const struct cli_cmd info_cmds[] = {
-	{ "show",	info_show,	"describe the loaded module" },
-	{ "list",	info_show,	NULL },
-	{ "ls",		info_show,	NULL },
-	{ "help",	info_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(info_show, "describe the loaded module"),
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_info(int argc, char **argv)
-{
-	return cli_dispatch("info", info_cmds, argc, argv);
-}
+const struct cli_object info_object = { "info", usage, info_cmds };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "ctl.h"
 #include "report.h"
 #include "seg6ctl.h"
 
@@ -57,4 +59,20 @@ int usage_error(const char *object, const char *fmt, ...)
 	else
 		fputs("Try \"seg6ctl --help\".\n", stderr);
 	return EXIT_USAGE;
+}
+
+int report_ctl(int err)
+{
+	if (ctl_error())
+		pr_err("%s", ctl_error());
+	else if (ctl_extack())
+		pr_err("%s (%s)", ctl_extack(), strerror(-err));
+	else
+		pr_err("%s", strerror(-err));
+	return EXIT_FAIL;
+}
+
+void report_warning(const char *msg)
+{
+	pr_warn("%s", msg);
 }

@@ -23,4 +23,14 @@ void pr_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
  */
 int usage_error(const char *object, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
+/*
+ * The one place where a failed ctl_* call becomes a message: @err (a
+ * negative errno) with ctl_error() or the kernel's ctl_extack(). Returns
+ * EXIT_FAIL.
+ */
+int report_ctl(int err);
+
+/* pr_warn() for ctl_on_warning(). */
+void report_warning(const char *msg);
+
 #endif /* SEG6CTL_REPORT_H */

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seg6ctl route: routes carrying seg6x's lightweight-tunnel encapsulation,
- * over rtnetlink. The encap type is not a constant: the module claims a
- * free LWT slot when it loads and reports it through SEG6X_CMD_INFO_GET,
- * so every command that builds or recognises such routes asks first.
+ * seg6ctl route: routes carrying seg6x's lightweight-tunnel encapsulation
+ * (ctl_route.c speaks rtnetlink for them). seg6ctl deletes, shows and
+ * flushes only those, never plain routes of the same prefix.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -11,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/rtnetlink.h>
 
 #include "cli.h"
-#include "info.h"
+#include "ctl.h"
 #include "json.h"
 #include "report.h"
-#include "route.h"
 #include "rt_tables.h"
 #include "seg6ctl.h"
 
@@ -99,7 +98,7 @@ static int get_table(const char *s, uint32_t *table)
 }
 
 /* The segment limit depends on hmac, so segs is checked after it. */
-static int get_segs(const char *s, struct seg6x_route *r)
+static int get_segs(const char *s, struct ctl_route *r)
 {
 	size_t max = r->has_hmac ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
 	int err = parse_segs(s, r->segs, SEG6X_MAX_SEGS, &r->nsegs);
@@ -112,7 +111,7 @@ static int get_segs(const char *s, struct seg6x_route *r)
 	return EXIT_OK;
 }
 
-static int get_via(const char *s, struct seg6x_route *r)
+static int get_via(const char *s, struct ctl_route *r)
 {
 	if (parse_inet_addr(s, &r->via))
 		return usage_error("route", "invalid next hop \"%s\"", s);
@@ -128,7 +127,7 @@ static int get_via(const char *s, struct seg6x_route *r)
  * device name, resolved by the caller once the syntax is known good.
  */
 static int parse_route(int argc, char **argv, unsigned int allowed,
-		       struct seg6x_route *r, const char **dev)
+		       struct ctl_route *r, const char **dev)
 {
 	const char *val[NR_KEYS] = { NULL };
 	int status;
@@ -189,77 +188,16 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 	return EXIT_OK;
 }
 
-static int route_add(int argc, char **argv, int flags)
+static int route_add(int argc, char **argv, bool replace)
 {
-	struct seg6x_route r = { 0 };
-	struct seg6x_info info;
-	struct nl_msg *msg;
+	struct ctl_route r = { 0 };
 	const char *dev;
 	int status;
 
 	status = parse_route(argc, argv, KEYS_ADD, &r, &dev);
 	if (!status)
 		status = cli_ifindex(dev, &r.oif);
-	if (!status)
-		status = seg6x_info_get(&info);
-	if (status)
-		return status;
-
-	msg = route_msg(RTM_NEWROUTE, flags, &r);
-	if (!msg)
-		return EXIT_FAIL;
-	if (route_put_encap(msg, &r, info.lwt_type))
-		return msg_abort(msg);
-	return rt_talk(msg, NULL, NULL);
-}
-
-/* What route del looks for among the routes, and what it finds. */
-struct del_search {
-	const struct seg6x_route *want;
-	uint16_t lwt_type;
-	bool other;			/* a match that is not a seg6x route */
-	bool found;
-	struct seg6x_route route;	/* the first seg6x route that matches */
-};
-
-static int match_route(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
-{
-	struct del_search *s = arg;
-	const struct seg6x_route *w = s->want;
-	struct seg6x_route r;
-	size_t alen = inet_addr_len(w->dst.addr.family);
-	uint8_t dst[16] = { 0 };
-	uint32_t table;
-	int ret;
-
-	if (rtm->rtm_family != w->dst.addr.family || rtm->rtm_dst_len != w->dst.len)
-		return 0;
-	if (tb[RTA_DST]) {
-		if ((size_t)nla_len(tb[RTA_DST]) < alen)
-			return -EBADMSG;
-		memcpy(dst, nla_data(tb[RTA_DST]), alen);
-	}
-	table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
-	if (memcmp(dst, w->dst.addr.bytes, alen) || table != w->table)
-		return 0;
-	if (w->oif && (!tb[RTA_OIF] || nla_get_u32(tb[RTA_OIF]) != w->oif))
-		return 0;
-	/* Metric 0 matches any, as the kernel reads it. */
-	if (w->has_metric && w->metric &&
-	    (!tb[RTA_PRIORITY] || nla_get_u32(tb[RTA_PRIORITY]) != w->metric))
-		return 0;
-
-	ret = route_decode(rtm, tb, s->lwt_type, &r);
-	if (ret < 0)
-		return ret;
-	if (!ret) {
-		s->other = true;
-	} else if (!s->found) {
-		/* The first seg6x route is the one the delete names. */
-		s->found = true;
-		s->route = r;
-	}
-	return 0;
+	return status ? status : ctl_route_add(&r, replace);
 }
 
 /*
@@ -269,46 +207,26 @@ static int match_route(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
  */
 static int route_del(int argc, char **argv)
 {
-	struct seg6x_route r = { 0 };
-	struct del_search s = { .want = &r };
-	struct seg6x_info info;
-	struct rtmsg rtm = { 0 };
-	struct nl_msg *msg;
+	struct ctl_route r = { 0 }, found;
 	const char *dev;
+	bool other;
 	int status;
 
 	status = parse_route(argc, argv, KEYS_DEL, &r, &dev);
 	if (!status && dev)
 		status = cli_ifindex(dev, &r.oif);
-	if (!status)
-		status = seg6x_info_get(&info);
 	if (status)
 		return status;
-
-	s.lwt_type = info.lwt_type;
-	rtm.rtm_family = (unsigned char)r.dst.addr.family;
-	msg = rt_msg(RTM_GETROUTE, NLM_F_DUMP, &rtm);
-	if (!msg)
-		return EXIT_FAIL;
-	status = rt_talk(msg, match_route, &s);
-	if (status)
-		return status;
-	if (!s.found && s.other) {
+	status = ctl_route_find(&r, &found, &other);
+	if (status == -ESRCH && other) {
 		pr_err("%s is not a seg6x route", argv[0]);
 		return EXIT_FAIL;
 	}
-	if (!s.found) {
-		pr_err("no such route");
-		return EXIT_FAIL;
-	}
-
-	msg = route_msg(RTM_DELROUTE, 0, &s.route);
-	return msg ? rt_talk(msg, NULL, NULL) : EXIT_FAIL;
+	return status ? status : ctl_route_del(&found);
 }
 
 /* Routes that show and flush look at. */
 struct route_filter {
-	uint16_t lwt_type;
 	bool all_tables;
 	uint32_t table;
 };
@@ -318,7 +236,7 @@ static int parse_filter(int argc, char **argv, struct route_filter *f)
 	const char *val[NR_KEYS] = { NULL };
 	int status;
 
-	/* "show all" is short for "show table all" (contract: [table ID|all]) */
+	/* "show all" is short for "show table all", as seg6ctl(8) has it. */
 	if (argc == 1 && !strcmp(argv[0], "all")) {
 		f->all_tables = true;
 		return EXIT_OK;
@@ -338,23 +256,13 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 	return inet_ntop(a->family, a->bytes, buf, (socklen_t)len);
 }
 
-static const char *format_mode(uint8_t mode, char buf[4])
+static void print_text(const struct ctl_route *r)
 {
-	const char *name = mode_name(mode);
-
-	if (name)
-		return name;
-	snprintf(buf, 4, "%u", mode);
-	return buf;
-}
-
-static void print_text(const struct seg6x_route *r)
-{
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[4];
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
 	size_t i;
 
 	printf("%s/%u mode %s segs", format_addr(&r->dst.addr, addr, sizeof(addr)),
-	       r->dst.len, format_mode(r->mode, mode));
+	       r->dst.len, cli_name_or_number(mode_name(r->mode), r->mode, mode));
 	for (i = 0; i < r->nsegs; i++)
 		printf("%c%s", i ? ',' : ' ',
 		       inet_ntop(AF_INET6, &r->segs[i], addr, sizeof(addr)));
@@ -367,9 +275,9 @@ static void print_text(const struct seg6x_route *r)
 	printf(" table %u metric %u\n", r->table, r->metric);
 }
 
-static void print_json(struct json_writer *jw, const struct seg6x_route *r)
+static void print_json(struct json_writer *jw, const struct ctl_route *r)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[4];
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
 	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
 	size_t i;
 
@@ -378,7 +286,8 @@ static void print_json(struct json_writer *jw, const struct seg6x_route *r)
 
 	json_open_object(jw, NULL);
 	json_string(jw, "dst", dst);
-	json_string(jw, "mode", format_mode(r->mode, mode));
+	json_string(jw, "mode",
+		    cli_name_or_number(mode_name(r->mode), r->mode, mode));
 	json_open_array(jw, "segs");
 	for (i = 0; i < r->nsegs; i++)
 		json_string(jw, NULL,
@@ -401,154 +310,104 @@ static void print_json(struct json_writer *jw, const struct seg6x_route *r)
 	json_close_object(jw);
 }
 
-/* State of a show or flush across its two dumps. */
-struct walk {
-	struct route_filter filter;
-	struct seg6x_route route;	/* scratch for the current message */
-	struct json_writer jw;
-	bool collect;			/* flush: keep instead of print */
-	bool save;			/* save: print as commands */
-	struct seg6x_route *found;
-	size_t nfound;
-	size_t cap;
-};
-
-static int keep_route(struct walk *w)
-{
-	if (w->nfound == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 16;
-		struct seg6x_route *found = reallocarray(w->found, cap,
-							 sizeof(*found));
-
-		if (!found)
-			return -ENOMEM;
-		w->found = found;
-		w->cap = cap;
-	}
-	w->found[w->nfound++] = w->route;
-	return 0;
-}
-
-static int walk_route(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
-{
-	struct walk *w = arg;
-	int ret = route_decode(rtm, tb, w->filter.lwt_type, &w->route);
-
-	if (ret <= 0)
-		return ret;
-	if (!w->filter.all_tables && w->route.table != w->filter.table)
-		return 0;
-	if (w->collect)
-		return keep_route(w);
-	/* The text form is the syntax of add; replace makes it idempotent. */
-	if (w->save) {
-		printf("route replace ");
-		print_text(&w->route);
-	} else if (opts.json)
-		print_json(&w->jw, &w->route);
-	else
-		print_text(&w->route);
-	return 0;
-}
-
 /*
- * Parses the filter, learns seg6x's slot, then dumps the IPv6 routes and
- * the IPv4 ones through walk_route().
+ * Parses the filter and lists the seg6x routes that pass it, IPv6 then
+ * IPv4; *@routes is the caller's to free().
  */
-static int walk_routes(int argc, char **argv, struct walk *w)
+static int list_routes(int argc, char **argv, struct ctl_route **routes,
+		       size_t *n)
 {
-	static const int families[] = { AF_INET6, AF_INET };
-	struct seg6x_info info;
-	size_t i;
+	struct route_filter f = { 0 };
+	size_t i, kept = 0;
 	int status;
 
-	status = parse_filter(argc, argv, &w->filter);
+	status = parse_filter(argc, argv, &f);
 	if (!status)
-		status = seg6x_info_get(&info);
+		status = ctl_route_list(routes, n);
 	if (status)
 		return status;
-	w->filter.lwt_type = info.lwt_type;
+	for (i = 0; i < *n; i++)
+		if (f.all_tables || (*routes)[i].table == f.table)
+			(*routes)[kept++] = (*routes)[i];
+	*n = kept;
+	return EXIT_OK;
+}
 
-	json_init(&w->jw, stdout, opts.pretty);
-	if (opts.json && !w->collect && !w->save)
-		json_open_array(&w->jw, NULL);
-	for (i = 0; !status && i < ARRAY_SIZE(families); i++) {
-		struct rtmsg rtm = { .rtm_family = families[i] };
-		struct nl_msg *msg = rt_msg(RTM_GETROUTE, NLM_F_DUMP, &rtm);
+/* The text form is the syntax of add; replace makes it idempotent. */
+int route_save(void)
+{
+	char *all[] = { "all", NULL };
+	struct ctl_route *routes;
+	size_t i, n;
+	int status = list_routes(1, all, &routes, &n);
 
-		status = msg ? rt_talk(msg, walk_route, w) : EXIT_FAIL;
+	for (i = 0; !status && i < n; i++) {
+		printf("route replace ");
+		print_text(&routes[i]);
 	}
-	/* Even a failed dump leaves a well-formed document behind. */
-	if (opts.json && !w->collect && !w->save)
-		json_close_array(&w->jw);
+	if (!status)
+		free(routes);
 	return status;
 }
 
-int route_save(void)
+static void print_route(struct json_writer *jw, const void *item)
 {
-	struct walk w = { .save = true };
-	char *all[] = { "all", NULL };
-
-	return walk_routes(1, all, &w);
+	if (jw)
+		print_json(jw, item);
+	else
+		print_text(item);
 }
 
 static int route_show(int argc, char **argv)
 {
-	struct walk w = { 0 };
+	struct ctl_route *routes;
+	size_t n;
+	int status = list_routes(argc, argv, &routes, &n);
 
-	return walk_routes(argc, argv, &w);
+	if (status)
+		return status;
+	cli_print_list(routes, n, sizeof(*routes), print_route);
+	free(routes);
+	return EXIT_OK;
 }
 
 static int route_flush(int argc, char **argv)
 {
-	struct walk w = { .collect = true };
-	size_t i;
+	struct ctl_route *routes;
+	size_t i, n;
 	int status;
 
 	/* A socket takes no request in the middle of its dump: list first. */
-	status = walk_routes(argc, argv, &w);
-	for (i = 0; !status && i < w.nfound; i++) {
-		struct nl_msg *msg = route_msg(RTM_DELROUTE, 0, &w.found[i]);
-
-		status = msg ? rt_talk(msg, NULL, NULL) : EXIT_FAIL;
-	}
-	free(w.found);
+	status = list_routes(argc, argv, &routes, &n);
+	if (status)
+		return status;
+	for (i = 0; !status && i < n; i++)
+		status = ctl_route_del(&routes[i]);
+	free(routes);
 	return status;
 }
 
 static int route_create(int argc, char **argv)
 {
-	return route_add(argc, argv, NLM_F_CREATE | NLM_F_EXCL);
+	return route_add(argc, argv, false);
 }
 
 static int route_replace(int argc, char **argv)
 {
-	return route_add(argc, argv, NLM_F_CREATE | NLM_F_REPLACE);
-}
-
-static int route_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
+	return route_add(argc, argv, true);
 }
 
 /* The first is what "seg6ctl route" alone does. */
 static const struct cli_cmd route_cmds[] = {
-	{ "show",	route_show,	"list seg6x routes" },
-	{ "list",	route_show,	NULL },
-	{ "ls",		route_show,	NULL },
-	{ "lst",	route_show,	NULL },
-	{ "add",	route_create,	"add a route" },
-	{ "replace",	route_replace,	"add a route or replace one" },
-	{ "del",	route_del,	"delete a route" },
-	{ "delete",	route_del,	NULL },
-	{ "flush",	route_flush,	"delete seg6x routes" },
-	{ "help",	route_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(route_show, "list seg6x routes"),
+	{ "lst", route_show, NULL, NULL },
+	{ "add", route_create, "add a route", NULL },
+	{ "replace", route_replace, "add a route or replace one", NULL },
+	{ "del", route_del, "delete a route", NULL },
+	{ "delete", route_del, NULL, NULL },
+	{ "flush", route_flush, "delete seg6x routes", NULL },
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_route(int argc, char **argv)
-{
-	return cli_dispatch("route", route_cmds, argc, argv);
-}
+const struct cli_object route_object = { "route", usage, route_cmds };

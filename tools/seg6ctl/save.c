@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nl.h"
+#include "ctl.h"
 #include "report.h"
 #include "seg6ctl.h"
 
@@ -32,7 +32,6 @@ static const char *const key_names[NR_KEYS] = {
 static int save(int argc, char **argv)
 {
 	const char *val[NR_KEYS] = { NULL };
-	struct nl_msg *msg;
 	const char *keydir;
 	int status;
 
@@ -48,10 +47,9 @@ static int save(int argc, char **argv)
 	if (opts.json)
 		return usage_error("save", "save prints commands, not JSON");
 	/* Nothing at all rather than a header, if the module is not there. */
-	msg = genl_msg(SEG6X_CMD_INFO_GET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	nlmsg_free(msg);
+	status = ctl_connect();
+	if (status)
+		return status;
 
 	printf("# seg6x configuration, written by \"seg6ctl save\"; apply with\n"
 	       "# \"seg6ctl -b FILE\". Each key's secret is read from its\n"
@@ -66,20 +64,16 @@ static int save(int argc, char **argv)
 	return status;
 }
 
-static int save_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
 /*
  * "save" alone saves; "save keydir DIR" too, so a word that is not a
  * command is an argument of the default one.
  */
 int do_save(int argc, char **argv)
 {
+	int status;
+
 	if (argc == 1 && !strcmp(argv[0], "help"))
-		return save_help(argc - 1, argv + 1);
-	return save(argc, argv);
+		return cli_help(usage);
+	status = save(argc, argv);
+	return status < 0 ? report_ctl(status) : status;
 }

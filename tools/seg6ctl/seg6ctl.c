@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nl.h"
+#include "ctl.h"
 #include "parse.h"
 #include "report.h"
 #include "seg6ctl.h"
@@ -49,16 +49,19 @@ static int do_help(int argc, char **argv)
 }
 
 static const struct cli_cmd objects[] = {
-	{ "route",	do_route,	"routes with SRv6 encapsulation or insertion" },
-	{ "hmac",	do_hmac,	"HMAC keys" },
-	{ "tunsrc",	do_tunsrc,	"source address of encapsulated packets" },
-	{ "iface",	do_iface,	"per-interface policy" },
-	{ "stats",	do_stats,	"counters" },
-	{ "info",	do_info,	"the loaded module" },
-	{ "save",	do_save,	"print the configuration as seg6ctl commands" },
-	{ "showconf",	do_save,	NULL },
-	{ "help",	do_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	{ "route",	NULL,	"routes with SRv6 encapsulation or insertion",
+	  &route_object },
+	{ "hmac",	NULL,	"HMAC keys",				&hmac_object },
+	{ "tunsrc",	NULL,	"source address of encapsulated packets",
+	  &tunsrc_object },
+	{ "iface",	NULL,	"per-interface policy",			&iface_object },
+	{ "stats",	NULL,	"counters",				&stats_object },
+	{ "info",	NULL,	"the loaded module",			&info_object },
+	{ "save",	do_save, "print the configuration as seg6ctl commands",
+	  NULL },
+	{ "showconf",	do_save, NULL,					NULL },
+	{ "help",	do_help, "print usage",				NULL },
+	CLI_END,
 };
 
 static int run_object(int argc, char **argv)
@@ -232,12 +235,13 @@ int main(int argc, char **argv)
 		if (!valid_netns_name(netns))
 			return usage_error(NULL, "invalid network namespace name \"%s\"",
 					   netns);
-		status = enter_netns(netns);
+		status = ctl_netns_enter(netns);
 		if (status)
-			return status;
+			return report_ctl(status);
 	}
+	ctl_on_warning(report_warning);
 
 	status = batch ? run_batch(batch) : run_object(argc, argv);
-	close_sockets();
+	ctl_close();
 	return status;
 }

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-/* Exit statuses fixed by the contract. */
+/* Exit statuses, as seg6ctl(8) documents them. */
 enum {
 	EXIT_OK		= 0,
 	EXIT_FAIL	= 1,	/* the kernel or the system refused */
@@ -25,20 +25,24 @@ struct options {
 extern struct options opts;
 
 /*
- * Object entry points: argv[0] is the COMMAND (argc may be 0), and the
- * return value is an exit status.
+ * The objects, each in its own file (cli.h): seg6ctl.c lists them. To
+ * add one, define its cli_object in OBJECT.c and add a line to the
+ * objects[] table of seg6ctl.c.
  */
-int do_route(int argc, char **argv);
-int do_hmac(int argc, char **argv);
-int do_tunsrc(int argc, char **argv);
-int do_iface(int argc, char **argv);
-int do_stats(int argc, char **argv);
-int do_info(int argc, char **argv);
+struct cli_object;
+extern const struct cli_object route_object;
+extern const struct cli_object hmac_object;
+extern const struct cli_object tunsrc_object;
+extern const struct cli_object iface_object;
+extern const struct cli_object stats_object;
+extern const struct cli_object info_object;
+
+/* seg6ctl save: takes "keydir DIR" (or "help") straight after it. */
 int do_save(int argc, char **argv);
 
 /*
  * The parts of "seg6ctl save": each prints its object's configuration as
- * batch commands on stdout and returns an exit status.
+ * batch commands on stdout and returns 0 or a negative errno.
  */
 int tunsrc_save(void);
 int iface_save(void);

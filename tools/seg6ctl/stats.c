@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* seg6ctl stats: the namespace's packet counters. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
+#include "ctl.h"
 #include "json.h"
-#include "nl.h"
 #include "report.h"
 #include "seg6ctl.h"
 
@@ -42,28 +40,6 @@ static const struct counter drops[] = {
 	{ SEG6X_STAT_DROP_NOMEM,	"nomem" },
 };
 
-static struct nla_policy stat_policy[SEG6X_STAT_MAX + 1] = {
-	[SEG6X_STAT_ENCAP ... SEG6X_STAT_MAX] = { .type = NLA_U64 },
-};
-
-static int stats_reply(struct nlattr **tb, void *arg)
-{
-	struct nlattr *stat[SEG6X_STAT_MAX + 1];
-	uint64_t *values = arg;
-	int i;
-
-	if (!tb[SEG6X_A_STATS])
-		return -EBADMSG;
-	/* Counters of a newer module are past SEG6X_STAT_MAX: skipped. */
-	if (nla_parse_nested(stat, SEG6X_STAT_MAX, tb[SEG6X_A_STATS],
-			     stat_policy) < 0)
-		return -EBADMSG;
-	for (i = 0; i <= SEG6X_STAT_MAX; i++)
-		if (stat[i])
-			values[i] = nla_get_u64(stat[i]);
-	return 0;
-}
-
 static void print_text(const uint64_t *values)
 {
 	size_t i;
@@ -93,59 +69,35 @@ static void print_json(const uint64_t *values)
 
 static int stats_show(int argc, char **argv)
 {
-	/* Counters the kernel leaves out are zero. */
-	uint64_t values[SEG6X_STAT_MAX + 1] = { 0 };
-	struct nl_msg *msg;
+	struct ctl_stats stats;
 	int status;
 
 	(void)argv;
-	if (argc > 0)
-		return usage_error("stats", "too many arguments");
-	msg = genl_msg(SEG6X_CMD_STATS_GET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	status = genl_talk(msg, stats_reply, values);
+	status = cli_no_args("stats", argc);
+	if (!status)
+		status = ctl_stats_get(&stats);
 	if (status)
 		return status;
-
 	if (opts.json)
-		print_json(values);
+		print_json(stats.counter);
 	else
-		print_text(values);
+		print_text(stats.counter);
 	return EXIT_OK;
 }
 
 static int stats_reset(int argc, char **argv)
 {
-	struct nl_msg *msg;
+	int status = cli_no_args("stats", argc);
 
 	(void)argv;
-	if (argc > 0)
-		return usage_error("stats", "too many arguments");
-	msg = genl_msg(SEG6X_CMD_STATS_RESET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	return genl_talk(msg, NULL, NULL);
+	return status ? status : ctl_stats_reset();
 }
 
-static int stats_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
-/* The first is what "seg6ctl stats" alone does. */
 static const struct cli_cmd stats_cmds[] = {
-	{ "show",	stats_show,	"print the counters" },
-	{ "list",	stats_show,	NULL },
-	{ "ls",		stats_show,	NULL },
-	{ "reset",	stats_reset,	"set the counters to zero" },
-	{ "help",	stats_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(stats_show, "print the counters"),
+	{ "reset", stats_reset, "set the counters to zero", NULL },
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_stats(int argc, char **argv)
-{
-	return cli_dispatch("stats", stats_cmds, argc, argv);
-}
+const struct cli_object stats_object = { "stats", usage, stats_cmds };

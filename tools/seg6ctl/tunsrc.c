@@ -2,11 +2,10 @@
 /* seg6ctl tunsrc: the outer source address of encapsulated packets. */
 #include <arpa/inet.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
+#include "ctl.h"
 #include "json.h"
-#include "nl.h"
 #include "parse.h"
 #include "report.h"
 #include "seg6ctl.h"
@@ -20,7 +19,6 @@ static const char usage[] =
 static int tunsrc_set(int argc, char **argv)
 {
 	struct in6_addr addr;
-	struct nl_msg *msg;
 
 	if (argc < 1)
 		return usage_error("tunsrc", "missing ADDR");
@@ -28,41 +26,18 @@ static int tunsrc_set(int argc, char **argv)
 		return usage_error("tunsrc", "too many arguments");
 	if (parse_in6(argv[0], &addr))
 		return usage_error("tunsrc", "invalid IPv6 address \"%s\"", argv[0]);
-
-	msg = genl_msg(SEG6X_CMD_TUNSRC_SET, 0);
-	if (!msg)
-		return EXIT_FAIL;
-	if (nla_put(msg, SEG6X_A_TUNSRC, sizeof(addr), &addr) < 0)
-		return msg_abort(msg);
-	return genl_talk(msg, NULL, NULL);
-}
-
-static int tunsrc_reply(struct nlattr **tb, void *arg)
-{
-	/* No attribute means nothing was ever set: "::". */
-	if (tb[SEG6X_A_TUNSRC])
-		memcpy(arg, nla_data(tb[SEG6X_A_TUNSRC]), sizeof(struct in6_addr));
-	return 0;
-}
-
-/* The tunnel source, "::" if none was ever set. */
-static int tunsrc_get(struct in6_addr *addr)
-{
-	struct nl_msg *msg = genl_msg(SEG6X_CMD_TUNSRC_GET, 0);
-
-	*addr = in6addr_any;
-	return msg ? genl_talk(msg, tunsrc_reply, addr) : EXIT_FAIL;
+	return ctl_tunsrc_set(&addr);
 }
 
 int tunsrc_save(void)
 {
 	char buf[INET6_ADDRSTRLEN];
 	struct in6_addr addr;
-	int status = tunsrc_get(&addr);
+	int err = ctl_tunsrc_get(&addr);
 
-	if (!status)
+	if (!err)
 		printf("tunsrc set %s\n", inet_ntop(AF_INET6, &addr, buf, sizeof(buf)));
-	return status;
+	return err;
 }
 
 static int tunsrc_show(int argc, char **argv)
@@ -73,9 +48,9 @@ static int tunsrc_show(int argc, char **argv)
 	int status;
 
 	(void)argv;
-	if (argc > 0)
-		return usage_error("tunsrc", "too many arguments");
-	status = tunsrc_get(&addr);
+	status = cli_no_args("tunsrc", argc);
+	if (!status)
+		status = ctl_tunsrc_get(&addr);
 	if (status)
 		return status;
 
@@ -91,24 +66,11 @@ static int tunsrc_show(int argc, char **argv)
 	return EXIT_OK;
 }
 
-static int tunsrc_help(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return cli_help(usage);
-}
-
-/* The first is what "seg6ctl tunsrc" alone does. */
 static const struct cli_cmd tunsrc_cmds[] = {
-	{ "show",	tunsrc_show,	"print the tunnel source address" },
-	{ "list",	tunsrc_show,	NULL },
-	{ "ls",		tunsrc_show,	NULL },
-	{ "set",	tunsrc_set,	"set the tunnel source address" },
-	{ "help",	tunsrc_help,	"print usage" },
-	{ NULL,		NULL,		NULL },
+	CLI_SHOW(tunsrc_show, "print the tunnel source address"),
+	{ "set", tunsrc_set, "set the tunnel source address", NULL },
+	CLI_HELP,
+	CLI_END,
 };
 
-int do_tunsrc(int argc, char **argv)
-{
-	return cli_dispatch("tunsrc", tunsrc_cmds, argc, argv);
-}
+const struct cli_object tunsrc_object = { "tunsrc", usage, tunsrc_cmds };

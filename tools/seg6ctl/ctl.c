@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seg6ctl's netlink layer for the SEG6X generic netlink family: each call
+ * builds its request, and decodes the replies into plain structs.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "ctl_nl.h"
+
+/* Error state */
+
+static char error_msg[512];	/* ctl_error() */
+static char extack_msg[256];	/* ctl_extack() */
+static void (*warn_fn)(const char *msg);
+
+const char *ctl_error(void)
+{
+	return error_msg[0] ? error_msg : NULL;
+}
+
+const char *ctl_extack(void)
+{
+	return extack_msg[0] ? extack_msg : NULL;
+}
+
+void ctl_on_warning(void (*fn)(const char *msg))
+{
+	warn_fn = fn;
+}
+
+void ctl_clear_error(void)
+{
+	error_msg[0] = '\0';
+	extack_msg[0] = '\0';
+}
+
+int ctl_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void ctl_set_extack(const char *text)
+{
+	snprintf(extack_msg, sizeof(extack_msg), "%s", text);
+}
+
+void ctl_warn(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!warn_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warn_fn(msg);
+}
+
+int ctl_msg_abort(struct nl_msg *msg)
+{
+	nlmsg_free(msg);
+	return ctl_fail(-EMSGSIZE, "netlink message too long");
+}
+
+/* A request without attributes; its replies go to @cb. */
+static int request(uint8_t cmd, int flags, ctl_genl_reply_fn cb, void *arg)
+{
+	struct nl_msg *msg;
+	int err = ctl_genl_msg(cmd, flags, &msg);
+
+	return err ? err : ctl_genl_talk(msg, cb, arg);
+}
+
+/* A request with one u32 attribute. */
+static int request_u32(uint8_t cmd, int flags, int type, uint32_t val,
+		       ctl_genl_reply_fn cb, void *arg)
+{
+	struct nl_msg *msg;
+	int err = ctl_genl_msg(cmd, flags, &msg);
+
+	if (err)
+		return err;
+	if (nla_put_u32(msg, type, val) < 0)
+		return ctl_msg_abort(msg);
+	return ctl_genl_talk(msg, cb, arg);
+}
+
+void *ctl_list_add(struct ctl_list *l)
+{
+	char *item;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		void *items = reallocarray(l->items, cap, l->size);
+
+		if (!items)
+			return NULL;
+		l->items = items;
+		l->cap = cap;
+	}
+	item = (char *)l->items + l->n++ * l->size;
+	memset(item, 0, l->size);
+	return item;
+}
+
+int ctl_list_end(int err, struct ctl_list *l, void **items, size_t *n)
+{
+	if (err) {
+		free(l->items);
+		l->items = NULL;
+		l->n = 0;
+	}
+	*items = l->items;
+	*n = l->n;
+	return err;
+}
+
+/* The module */
+
+static int info_reply(struct nlattr **tb, void *arg)
+{
+	struct ctl_info *info = arg;
+
+	/* Without its slot seg6x's routes cannot be told apart. */
+	if (!tb[SEG6X_A_LWT_TYPE])
+		return -EBADMSG;
+	info->lwt_type = nla_get_u16(tb[SEG6X_A_LWT_TYPE]);
+
+	if (tb[SEG6X_A_VERSION])
+		snprintf(info->version, sizeof(info->version), "%s",
+			 nla_get_string(tb[SEG6X_A_VERSION]));
+	if (tb[SEG6X_A_ALLOW_INLINE])
+		info->allow_inline = nla_get_u8(tb[SEG6X_A_ALLOW_INLINE]);
+	if (tb[SEG6X_A_MAX_SEGS])
+		info->max_segs = nla_get_u32(tb[SEG6X_A_MAX_SEGS]);
+	if (tb[SEG6X_A_DEF_SEG6_ENABLED])
+		info->def_seg6_enabled = nla_get_u8(tb[SEG6X_A_DEF_SEG6_ENABLED]);
+	if (tb[SEG6X_A_DEF_REQUIRE_HMAC])
+		info->def_require_hmac = nla_get_s8(tb[SEG6X_A_DEF_REQUIRE_HMAC]);
+	return 0;
+}
+
+int ctl_info_get(struct ctl_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->max_segs = SEG6X_MAX_SEGS;
+	return request(SEG6X_CMD_INFO_GET, 0, info_reply, info);
+}
+
+/* Tunnel source */
+
+static int tunsrc_reply(struct nlattr **tb, void *arg)
+{
+	/* No attribute means nothing was ever set: "::". */
+	if (tb[SEG6X_A_TUNSRC])
+		memcpy(arg, nla_data(tb[SEG6X_A_TUNSRC]), sizeof(struct in6_addr));
+	return 0;
+}
+
+int ctl_tunsrc_get(struct in6_addr *addr)
+{
+	*addr = in6addr_any;
+	return request(SEG6X_CMD_TUNSRC_GET, 0, tunsrc_reply, addr);
+}
+
+int ctl_tunsrc_set(const struct in6_addr *addr)
+{
+	struct nl_msg *msg;
+	int err = ctl_genl_msg(SEG6X_CMD_TUNSRC_SET, 0, &msg);
+
+	if (err)
+		return err;
+	if (nla_put(msg, SEG6X_A_TUNSRC, sizeof(*addr), addr) < 0)
+		return ctl_msg_abort(msg);
+	return ctl_genl_talk(msg, NULL, NULL);
+}
+
+/* HMAC keys */
+
+int ctl_hmac_set(uint32_t keyid, uint8_t algo, const void *secret, size_t len)
+{
+	struct nl_msg *msg;
+	int err = ctl_genl_msg(SEG6X_CMD_HMAC_SET, 0, &msg);
+
+	if (err)
+		return err;
+	if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID, keyid) < 0 ||
+	    nla_put_u8(msg, SEG6X_A_HMAC_ALGO, algo) < 0 ||
+	    nla_put(msg, SEG6X_A_HMAC_SECRET, (int)len, secret) < 0)
+		return ctl_msg_abort(msg);
+	/* ctl_genl_talk() wipes the message. */
+	return ctl_genl_talk(msg, NULL, NULL);
+}
+
+int ctl_hmac_del(uint32_t keyid)
+{
+	return request_u32(SEG6X_CMD_HMAC_DEL, 0, SEG6X_A_HMAC_KEYID, keyid,
+			   NULL, NULL);
+}
+
+static int key_reply(struct nlattr **tb, void *arg)
+{
+	struct ctl_key *key;
+
+	if (!tb[SEG6X_A_HMAC_KEYID] || !tb[SEG6X_A_HMAC_ALGO])
+		return -EBADMSG;
+	key = ctl_list_add(arg);
+	if (!key)
+		return -ENOMEM;
+	key->keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
+	key->algo = nla_get_u8(tb[SEG6X_A_HMAC_ALGO]);
+	return 0;
+}
+
+int ctl_hmac_list(struct ctl_key **keys, size_t *n)
+{
+	struct ctl_list l = { .size = sizeof(**keys) };
+	int err = request(SEG6X_CMD_HMAC_GET, NLM_F_DUMP, key_reply, &l);
+
+	return ctl_list_end(err, &l, (void **)keys, n);
+}
+
+/* Interface policies */
+
+int ctl_iface_set(const struct ctl_iface *iface)
+{
+	struct nl_msg *msg;
+	int err = ctl_genl_msg(SEG6X_CMD_IFACE_SET, 0, &msg);
+
+	if (err)
+		return err;
+	if (nla_put_u32(msg, SEG6X_A_IFINDEX, iface->ifindex) < 0 ||
+	    (iface->has_seg6_enabled &&
+	     nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, iface->seg6_enabled) < 0) ||
+	    (iface->has_require_hmac &&
+	     nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, iface->require_hmac) < 0))
+		return ctl_msg_abort(msg);
+	return ctl_genl_talk(msg, NULL, NULL);
+}
+
+static int iface_reply(struct nlattr **tb, void *arg)
+{
+	struct ctl_iface *iface;
+
+	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
+	    !tb[SEG6X_A_REQUIRE_HMAC])
+		return -EBADMSG;
+	iface = ctl_list_add(arg);
+	if (!iface)
+		return -ENOMEM;
+	iface->ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
+	if (tb[SEG6X_A_IFNAME])
+		snprintf(iface->ifname, sizeof(iface->ifname), "%s",
+			 nla_get_string(tb[SEG6X_A_IFNAME]));
+	iface->has_seg6_enabled = true;
+	iface->seg6_enabled = nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]);
+	iface->has_require_hmac = true;
+	iface->require_hmac = nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]);
+	iface->explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
+			  nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
+	return 0;
+}
+
+int ctl_iface_get(uint32_t ifindex, struct ctl_iface *iface)
+{
+	struct ctl_list l = { .size = sizeof(*iface) };
+	const struct ctl_iface *found;
+	size_t i;
+	int err;
+
+	err = request_u32(SEG6X_CMD_IFACE_GET, 0, SEG6X_A_IFINDEX, ifindex,
+			  iface_reply, &l);
+	for (i = 0, found = l.items; !err && i < l.n; i++, found++)
+		if (found->ifindex == ifindex)
+			break;
+	if (!err && i == l.n)
+		err = ctl_fail(-EBADMSG, "cannot read the kernel's reply: %s",
+			       strerror(EBADMSG));
+	if (!err)
+		*iface = *found;
+	free(l.items);
+	return err;
+}
+
+int ctl_iface_list(struct ctl_iface **ifaces, size_t *n)
+{
+	struct ctl_list l = { .size = sizeof(**ifaces) };
+	int err = request(SEG6X_CMD_IFACE_GET, NLM_F_DUMP, iface_reply, &l);
+
+	return ctl_list_end(err, &l, (void **)ifaces, n);
+}
+
+/* Counters */
+
+static struct nla_policy stat_policy[SEG6X_STAT_MAX + 1] = {
+	[SEG6X_STAT_ENCAP ... SEG6X_STAT_MAX] = { .type = NLA_U64 },
+};
+
+static int stats_reply(struct nlattr **tb, void *arg)
+{
+	struct nlattr *stat[SEG6X_STAT_MAX + 1];
+	struct ctl_stats *stats = arg;
+	int i;
+
+	if (!tb[SEG6X_A_STATS])
+		return -EBADMSG;
+	/* Counters of a newer module are past SEG6X_STAT_MAX: skipped. */
+	if (nla_parse_nested(stat, SEG6X_STAT_MAX, tb[SEG6X_A_STATS],
+			     stat_policy) < 0)
+		return -EBADMSG;
+	for (i = 0; i <= SEG6X_STAT_MAX; i++)
+		if (stat[i])
+			stats->counter[i] = nla_get_u64(stat[i]);
+	return 0;
+}
+
+int ctl_stats_get(struct ctl_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	return request(SEG6X_CMD_STATS_GET, 0, stats_reply, stats);
+}
+
+int ctl_stats_reset(void)
+{
+	return request(SEG6X_CMD_STATS_RESET, 0, NULL, NULL);
+}

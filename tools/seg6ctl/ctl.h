@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * seg6ctl's netlink layer: typed calls on the SEG6X generic netlink
+ * family (ctl.c) and on rtnetlink routes carrying seg6x's encapsulation
+ * (ctl_route.c). Callers see plain structs only, never libnl or
+ * attributes.
+ *
+ * Every call returns 0 or a negative errno. After a failure, ctl_error()
+ * or ctl_extack() says more; report.c turns that into the message.
+ */
+#ifndef SEG6CTL_CTL_H
+#define SEG6CTL_CTL_H
+
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/seg6x.h>
+
+#include "parse.h"
+
+/* Errors and warnings */
+
+/*
+ * What seg6ctl itself found wrong in the last failed call, as a whole
+ * message (e.g. that the module is not loaded); NULL if it was the kernel.
+ */
+const char *ctl_error(void);
+/* The kernel's extended ack text for the last failed call, or NULL. */
+const char *ctl_extack(void);
+/*
+ * @fn gets what is worth a warning in calls that succeed (the kernel's
+ * text on an ack, a dump that raced with a change). NULL: dropped.
+ */
+void ctl_on_warning(void (*fn)(const char *msg));
+
+/* Sockets */
+
+/* Moves the process into /run/netns/@name; call before any other. */
+int ctl_netns_enter(const char *name);
+/* Opens the SEG6X family: -ENOENT if the module is not loaded. */
+int ctl_connect(void);
+void ctl_close(void);
+
+/* The module */
+
+struct ctl_info {
+	char version[64];
+	uint16_t lwt_type;		/* the LWT slot it claimed */
+	bool allow_inline;
+	uint32_t max_segs;
+	uint8_t def_seg6_enabled;	/* what new namespaces start from */
+	int8_t def_require_hmac;
+};
+
+int ctl_info_get(struct ctl_info *info);
+
+/* The tunnel source: "::" if none was ever set. */
+int ctl_tunsrc_get(struct in6_addr *addr);
+int ctl_tunsrc_set(const struct in6_addr *addr);
+
+struct ctl_key {
+	uint32_t keyid;
+	uint8_t algo;			/* SEG6X_HMAC_ALGO_* */
+};
+
+int ctl_hmac_set(uint32_t keyid, uint8_t algo, const void *secret, size_t len);
+int ctl_hmac_del(uint32_t keyid);
+/* *@keys (@n of them) is the caller's to free(). */
+int ctl_hmac_list(struct ctl_key **keys, size_t *n);
+
+struct ctl_iface {
+	uint32_t ifindex;		/* 0: the default policy */
+	char ifname[IF_NAMESIZE];	/* as the kernel names it; "" if not */
+	bool has_seg6_enabled;		/* set: which fields to change */
+	bool has_require_hmac;
+	uint8_t seg6_enabled;
+	int8_t require_hmac;		/* -1, 0, 1 */
+	bool explicit;			/* get: has settings of its own */
+};
+
+int ctl_iface_set(const struct ctl_iface *iface);
+int ctl_iface_get(uint32_t ifindex, struct ctl_iface *iface);
+/* Every interface, "default" first; *@ifaces is the caller's to free(). */
+int ctl_iface_list(struct ctl_iface **ifaces, size_t *n);
+
+struct ctl_stats {
+	/* Indexed by SEG6X_STAT_*; what the kernel leaves out is zero. */
+	uint64_t counter[SEG6X_STAT_MAX + 1];
+};
+
+int ctl_stats_get(struct ctl_stats *stats);
+int ctl_stats_reset(void);
+
+/* Routes (ctl_route.c) */
+
+struct ctl_route {
+	struct inet_prefix dst;
+	uint32_t table;
+	uint32_t oif;			/* 0: none */
+	bool has_metric;
+	uint32_t metric;
+	bool has_via;
+	struct inet_addr via;
+	/* The encapsulation */
+	uint8_t mode;			/* SEG6X_IPTUN_MODE_* */
+	bool has_hmac;
+	uint32_t hmac;
+	size_t nsegs;
+	struct in6_addr segs[SEG6X_MAX_SEGS];
+};
+
+/* Adds @r; with @replace, replaces a route of the same key instead. */
+int ctl_route_add(const struct ctl_route *r, bool replace);
+/* Deletes the route that @r names exactly (as ctl_route_find() gives). */
+int ctl_route_del(const struct ctl_route *r);
+/*
+ * The first seg6x route of @want's prefix and table, and of its device
+ * and metric if set (metric 0 matches any, as the kernel reads it).
+ * -ESRCH if there is none; then *@other tells whether a route that is
+ * not seg6x's matched.
+ */
+int ctl_route_find(const struct ctl_route *want, struct ctl_route *found,
+		   bool *other);
+/* seg6x's routes of every table, IPv6 then IPv4; *@routes to free(). */
+int ctl_route_list(struct ctl_route **routes, size_t *n);
+
+#endif /* SEG6CTL_CTL_H */
