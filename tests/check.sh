@@ -24,7 +24,7 @@ mapfile -t kernels < <(tests/vm/kernels.sh)
 echo "kernels: ${kernels[*]}"
 
 step "seg6ctl and unit tests"
-if make -s tools WERROR=1 && make -s unit; then
+if make -s tools WERROR=1 && make -s unit WERROR=1; then
 	summary+=("unit tests: passed")
 else
 	summary+=("unit tests: FAILED"); fail=1

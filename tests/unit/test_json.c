@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of seg6ctl's JSON writer: the shapes the contract fixes. */
+/* Unit tests of seg6ctl's JSON writer: the shapes seg6ctl(8) shows. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Streaming JSON writer. Compact output is one line per document, spaced
- * like the contract's examples ({"keyid": 7, "algo": "sha256"}), so that
+ * like seg6ctl(8)'s examples ({"keyid": 7, "algo": "sha256"}), so that
  * a batch run prints one document per line; pretty output indents by two.
  */
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seg6ctl argument parsers. Strict on purpose: the contract says that a
+ * seg6ctl argument parsers. Strict on purpose: seg6ctl(8) says that a
  * bad address, an out-of-range number or an unknown word is a usage
  * error, never something silently accepted or clamped.
  */
