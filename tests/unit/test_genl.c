@@ -601,15 +601,23 @@ static void test_save(void **state)
 	free(out);
 	teardown(state);
 
-	/* default first, then only the interfaces with settings of their own. */
+	/*
+	 * default first, then only the interfaces with settings of their own,
+	 * with only the fields they set (the others follow default).
+	 */
 	put_iface("default", 0, 1, -1, 0);
-	put_iface("lo", 1, 0, 1, 1);
+	put_iface("lo", 1, 0, 1, SEG6X_IFACE_EXPLICIT_ENABLED |
+				 SEG6X_IFACE_EXPLICIT_HMAC);
 	put_iface("eth9", 9, 1, -1, 0);
 	put_iface("eth10", 10, 1, -1, -1);
+	put_iface("eth11", 11, 1, 1, SEG6X_IFACE_EXPLICIT_HMAC);
+	put_iface("eth12", 12, 0, -1, SEG6X_IFACE_EXPLICIT_ENABLED);
 	out = run_output_fn(save_iface, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out, "iface set default seg6_enabled 1 require_hmac -1\n"
-				 "iface set lo seg6_enabled 0 require_hmac 1\n");
+				 "iface set lo seg6_enabled 0 require_hmac 1\n"
+				 "iface set eth11 require_hmac 1\n"
+				 "iface set eth12 seg6_enabled 0\n");
 	free(out);
 	parse_sent(0, SEG6X_CMD_IFACE_GET, tb);
 	assert_false(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);

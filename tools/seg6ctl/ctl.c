@@ -267,8 +267,13 @@ static int iface_reply(struct nlattr **tb, void *arg)
 	iface->seg6_enabled = nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]);
 	iface->has_require_hmac = true;
 	iface->require_hmac = nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]);
-	iface->explicit = tb[SEG6X_A_IFACE_EXPLICIT] &&
-			  nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
+	if (tb[SEG6X_A_IFACE_EXPLICIT]) {
+		uint8_t bits = nla_get_u8(tb[SEG6X_A_IFACE_EXPLICIT]);
+
+		iface->explicit = bits != 0;
+		iface->explicit_enabled = bits & SEG6X_IFACE_EXPLICIT_ENABLED;
+		iface->explicit_hmac = bits & SEG6X_IFACE_EXPLICIT_HMAC;
+	}
 	return 0;
 }
 

@@ -78,6 +78,8 @@ struct ctl_iface {
 	uint8_t seg6_enabled;
 	int8_t require_hmac;		/* -1, 0, 1 */
 	bool explicit;			/* get: has settings of its own */
+	bool explicit_enabled;		/* get: which ones */
+	bool explicit_hmac;
 };
 
 int ctl_iface_set(const struct ctl_iface *iface);

@@ -87,16 +87,19 @@ static int iface_set(int argc, char **argv)
 }
 
 /*
- * The kernel tells which interfaces have settings of their own, not which
- * of the two fields they set: save writes both, the values in effect.
+ * "default" with both fields; an interface with the fields it sets itself
+ * only, so that the others keep following "default".
  */
 static int save_iface(const struct ctl_iface *iface)
 {
 	if (iface->ifindex && !iface->ifname[0])
 		return -EBADMSG;
-	printf("iface set %s seg6_enabled %u require_hmac %d\n",
-	       iface->ifindex ? iface->ifname : DEFAULT_NAME,
-	       iface->seg6_enabled, iface->require_hmac);
+	printf("iface set %s", iface->ifindex ? iface->ifname : DEFAULT_NAME);
+	if (!iface->ifindex || iface->explicit_enabled)
+		printf(" seg6_enabled %u", iface->seg6_enabled);
+	if (!iface->ifindex || iface->explicit_hmac)
+		printf(" require_hmac %d", iface->require_hmac);
+	printf("\n");
 	return 0;
 }
 
