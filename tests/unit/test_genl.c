@@ -668,7 +668,7 @@ static void test_stats(void **state)
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"{\"encap\": 5, \"inline\": 0, \"end\": 0, \"decap\": 0, "
-		"\"hmac_signed\": 0, \"hmac_verified\": 0, \"local\": 1, "
+		"\"hmac_signed\": 0, \"hmac_verified\": 0, \"local\": 1, \"passed\": 0, "
 		"\"drop\": {\"disabled\": 0, \"hmac_missing\": 0, "
 		"\"hmac_invalid\": 0, \"hmac_nokey\": 0, \"bad_srh\": 0, "
 		"\"no_route\": 0, \"hop_limit\": 0, \"nomem\": 3}}\n");

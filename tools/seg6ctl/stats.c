@@ -27,10 +27,11 @@ static const struct counter events[] = {
 	{ SEG6X_STAT_HMAC_SIGNED,	"hmac_signed" },
 	{ SEG6X_STAT_HMAC_VERIFIED,	"hmac_verified" },
 	{ SEG6X_STAT_LOCAL,		"local" },
+	/* SR packets for this node handed back to the stack (disabled) */
+	{ SEG6X_STAT_DROP_DISABLED,	"passed" },
 };
 
 static const struct counter drops[] = {
-	{ SEG6X_STAT_DROP_DISABLED,	"disabled" },
 	{ SEG6X_STAT_DROP_HMAC_MISSING,	"hmac_missing" },
 	{ SEG6X_STAT_DROP_HMAC_INVALID,	"hmac_invalid" },
 	{ SEG6X_STAT_DROP_HMAC_NOKEY,	"hmac_nokey" },
@@ -61,6 +62,8 @@ static void print_json(const uint64_t *values)
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		json_uint(&jw, events[i].name, values[events[i].id]);
 	json_open_object(&jw, "drop");
+	/* "passed" under its old name, for one more release */
+	json_uint(&jw, "disabled", values[SEG6X_STAT_DROP_DISABLED]);
 	for (i = 0; i < ARRAY_SIZE(drops); i++)
 		json_uint(&jw, drops[i].name, values[drops[i].id]);
 	json_close_object(&jw);

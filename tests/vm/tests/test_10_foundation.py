@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Issue 2: module loads from DKMS, parameters, INFO, tunsrc, namespaces."""
+"""Module loads from DKMS, parameters, INFO, tunsrc, namespaces."""
 import subprocess
 
 import pytest

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Issue 4: SRH encapsulation and insertion on routes (seg6x LWT)."""
+"""SRH encapsulation and insertion on routes (seg6x LWT)."""
 import hashlib
 import os
 import socket

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Issue 5: HMAC keyring, signing, verification, interop, per-socket SRH."""
+"""HMAC keyring, signing, verification, interop, per-socket SRH."""
 import os
 import socket
 import struct
