@@ -339,7 +339,8 @@ class Model:
             o = self.own.get(idx, [None, None])
             out[idx] = (o[0] if o[0] is not None else self.default[0],
                         o[1] if o[1] is not None else self.default[1],
-                        int(o[0] is not None or o[1] is not None))
+                        (1 if o[0] is not None else 0) |
+                        (2 if o[1] is not None else 0))
         return out
 
     def state(self, existing):
@@ -515,8 +516,9 @@ class Runner:
             model.tunsrc, model.keys, ifs, routes = got
             model.routes = dict(routes)
             model.default = ifs[0][:2]
-            model.own = {k: [v[0], v[1]] for k, v in ifs.items()
-                         if k and v[2]}
+            model.own = {k: [v[0] if v[2] & 1 else None,
+                             v[1] if v[2] & 2 else None]
+                         for k, v in ifs.items() if k and v[2]}
 
     def reads_work(self):
         g = self.g

@@ -221,7 +221,7 @@ def make_tlvs(r, segs_le, flags, sign_ctx):
 
 
 def gen_sr(r, idx, src, dst, loop=False, allow_frag=True, allow_big=True,
-           hlim_min=1):
+           hlim_min=1, allow_trunc=True):
     """A fuzzed SR packet (IPv6 bytes) and how to send it."""
     pk = Pkt(idx)
     kind = r.choices(["ipv6", "nested", "ipv4", "udp", "icmp6", "none",
@@ -300,7 +300,7 @@ def gen_sr(r, idx, src, dst, loop=False, allow_frag=True, allow_big=True,
     tc = r.getrandbits(8)
     fl = idx & 0xFFFFF
     whole = chain + h + rest            # payload as seg6x would see it
-    if not frag and not big and r.random() < 0.1:
+    if allow_trunc and not frag and not big and r.random() < 0.1:
         whole = whole[:r.randint(0, len(whole))]  # truncated
     # the reassembled / unfragmented packet
     plain_first = first_nh if frag != "before" or before else P.NH_ROUTING
@@ -314,7 +314,7 @@ def gen_sr(r, idx, src, dst, loop=False, allow_frag=True, allow_big=True,
         # the last header in front named the Fragment header: undo
         plain = _rename_before_frag(plain, len(before))
     pk.ip = plain
-    pk.counted = P.find_srh(plain) is not None
+    pk.counted = P.find_srh(plain) is not None and P.stack_accepts(plain)
     pk.big = big
 
     if frag:
@@ -424,9 +424,7 @@ def gen_encap(seed, idx):
                 not has_r2_address(pk):
             break
     pk.frames = [(eth + b"\x86\xdd" + f, None) for f, _ in pk.frames]
-    # the stack drops truncated ones before routing? no: the IPv6 header
-    # is whole and Payload Length matches; every one is routed
-    pk.counted = True
+    pk.counted = P.stack_accepts(pk.ip)
     return pk
 
 
@@ -707,6 +705,14 @@ def show(args):
                          indent=1))
 
 
+def unique_chain_names():
+    """Chains named after this process: leftovers of an interrupted run
+    cannot collide with ours."""
+    import itertools
+    import lib.topo
+    lib.topo._ids = itertools.count(os.getpid() * 10)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -724,6 +730,7 @@ def main():
     if args.show is not None:
         show(args)
         return 0
+    unique_chain_names()
     return Fuzzer(args).run()
 
 

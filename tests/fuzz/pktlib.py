@@ -115,6 +115,15 @@ def find_srh(pkt, max_ext=8):
     return None
 
 
+def stack_accepts(pkt):
+    """Would the IPv6 input path (ip6_rcv_core) take this packet? Only
+    what the fuzzers can get wrong is checked: a Hop-by-Hop header that
+    does not fit in the packet (its options are always valid ones)."""
+    if pkt[6] != NH_HOP:
+        return True
+    return len(pkt) >= 48 and 40 + (pkt[41] + 1) * 8 <= len(pkt)
+
+
 def tlvs_tile(b):
     """RFC 8754 TLVs filling `b` exactly (Pad1 is one byte)."""
     p = 0
