@@ -7,9 +7,15 @@ import os
 import subprocess
 import sys
 
-import pytest
+import socket
 
-from conftest import REPO
+import pytest
+from scapy.all import UDP, Ether, IPv6, IPv6ExtHdrHopByHop, PadN, Raw
+
+from conftest import REPO, ctl, enable, stats
+from lib.netns import Tap, udp_socket
+from lib.srv6 import NH_ROUTING, eth_ipv6
+from lib.topo import addr6, mac, sid
 
 FUZZ = os.path.join(REPO, "tests/fuzz")
 sys.path.insert(0, FUZZ)
@@ -45,6 +51,38 @@ def test_fuzz_case(seg6x, name, phase, frames, want):
         assert f.failures == []
     finally:
         f.c.destroy()
+
+
+def test_inline_keeps_hop_by_hop_first(chain):
+    """Inline insertion must put the SRH behind a Hop-by-Hop header, which
+    RFC 8200 (4.1) allows only right after the IPv6 header: inserted in
+    front of it, the packet reaches its destination as IPv6 / SRH / HBH,
+    and the destination's stack, finding HBH as an upper layer, drops it
+    (ICMPv6 unrecognised next header). Found by the encap phase of
+    tests/fuzz/fuzz_packets.py (inner packets with Hop-by-Hop options)."""
+    c = chain
+    b6 = addr6(4, "B")
+    enable(c, "R2", "R3", "B")
+    ctl("route", "add", f"{b6}/128", "mode", "inline", "segs",
+        f"{sid('R2')},{sid('R3')}", "dev", "r1-r2", "via", addr6(2, "R2"),
+        ns=c.ns["R1"])
+    rx = udp_socket(c.ns["B"], socket.AF_INET6, b6, 5000)
+    tap = Tap(c.ns["B"], c.iface("B", "R3"))
+    frame = (Ether(dst=mac(1, 1), src=mac(1, 0)) /
+             IPv6(src=addr6(1, "A"), dst=b6) /
+             IPv6ExtHdrHopByHop(options=[PadN(optdata=b"\0" * 4)]) /
+             UDP(sport=4000, dport=5000) / Raw(b"hop by hop"))
+    Tap(c.ns["A"], c.iface("A", "R1")).send(frame)
+    got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("dst") == b6,
+                      incoming_only=True)
+    assert stats(c.ns["R1"])["inline"] == 1
+    assert len(got) == 1
+    ip = eth_ipv6(got[0])
+    # what arrives at B: Hop-by-Hop first, then the SRH
+    assert ip["nh"] == 0, f"next header {ip['nh']} (43: SRH in front " \
+        "of the Hop-by-Hop header)"
+    assert ip["payload"][0] == NH_ROUTING
+    assert rx.recvfrom(2048)[0] == b"hop by hop"
 
 
 def test_short_packet_fuzz(seg6x):
