@@ -60,7 +60,7 @@ static void seg6x_hmac_key_free_rcu(struct seg6x_hmac_key *key)
 
 int seg6x_hmac_init(void)
 {
-	seg6x_hmac_wq = alloc_workqueue("seg6x_hmac", 0, 0);
+	seg6x_hmac_wq = alloc_workqueue("seg6x_hmac", WQ_UNBOUND, 0);
 	return seg6x_hmac_wq ? 0 : -ENOMEM;
 }
 
