@@ -331,6 +331,9 @@ class Churn:
         ctl(self.c.ns["R1"], "tunsrc", "set",
             self.r.choice(["::", sid("R1"), addr6(2, "R1")]), check=False)
 
+    def a_none(self):
+        time.sleep(0.2)
+
     def a_socket_signed(self):
         for i in range(self.r.randint(1, 10)):
             try:
@@ -349,13 +352,15 @@ class Churn:
         self.setup()
         for f in self.flows:
             f.start()
-        names = [a for a, _ in self.ACTIONS]
-        weights = [w for _, w in self.ACTIONS]
+        acts = [(a, w) for a, w in self.ACTIONS
+                if not self.args.actions or a in self.args.actions]
+        names = [a for a, _ in acts] or ["none"]
+        weights = [w for _, w in acts] or [1]
         end = time.monotonic() + self.args.duration
         next_unload = time.monotonic() + 15
         while time.monotonic() < end:
             a = self.r.choices(names, weights)[0]
-            if time.monotonic() > next_unload:
+            if time.monotonic() > next_unload and "modprobe_r" in names:
                 a, next_unload = "modprobe_r", time.monotonic() + 15
             try:
                 getattr(self, "a_" + a)()
@@ -365,6 +370,10 @@ class Churn:
             time.sleep(self.r.random() * 0.05)
         for f in self.flows:
             f.finish()
+        for f in self.flows:
+            f.tx.close()
+            f.rx.close()
+        self.sig.close()
         for f in self.flows:
             self.log(f.report())
             if f.name.startswith("stable"):
@@ -377,19 +386,27 @@ class Churn:
         for ch in (self.c, self.s):
             ch.destroy()
         unloaded = False
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        t1 = time.monotonic()
+        seen = []
+        while time.monotonic() < t1 + self.args.unload_wait:
             p = subprocess.run(["modprobe", "-r", "seg6x"],
                                capture_output=True, text=True)
             if p.returncode == 0 and not os.path.exists("/sys/module/seg6x"):
                 unloaded = True
                 break
+            ref = refcnt()
+            if not seen or seen[-1][1] != ref:
+                seen.append((round(time.monotonic() - t1, 1), ref))
             time.sleep(0.5)
-        if not unloaded:
-            self.fail(f"modprobe -r seg6x after teardown: {p.stderr.strip()}"
-                      f" (refcnt {open('/sys/module/seg6x/refcnt').read()})"
-                      if os.path.exists("/sys/module/seg6x") else
-                      "module state unclear")
+        if unloaded:
+            self.log(f"module unloaded {time.monotonic() - t1:.1f} s after "
+                     f"the teardown (reference counts seen: {seen})")
+        else:
+            self.fail(f"modprobe -r seg6x {self.args.unload_wait} s after "
+                      "the teardown: "
+                      f"{p.stderr.strip()}; module reference count over "
+                      f"time (s, refcnt): {seen}; named namespaces left: "
+                      f"{os.listdir('/run/netns')}")
         lines = sh(["dmesg"]).stdout.splitlines()[base:]
         splats = [ln for ln in lines if BAD.search(ln)]
         if splats:
@@ -418,10 +435,23 @@ def unique_chain_names():
     lib.topo._ids = itertools.count(os.getpid() * 10)
 
 
+def refcnt():
+    try:
+        with open("/sys/module/seg6x/refcnt") as f:
+            return int(f.read())
+    except OSError:
+        return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--duration", type=int, default=180)
+    ap.add_argument("--unload-wait", type=int, default=90,
+                    help="seconds the module has to unload after teardown")
+    ap.add_argument("--actions", type=lambda v: v.split(","),
+                    help="only these actions (comma-separated; 'none': "
+                    "traffic only)")
     args = ap.parse_args()
     unique_chain_names()
     return Churn(args).run()
