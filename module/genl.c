@@ -23,8 +23,7 @@
 #include "params.h"
 #include "pernet.h"
 #include "policy.h"
-
-static struct genl_family seg6x_genl_family;
+#include "sid.h"
 
 static const struct nla_policy seg6x_genl_policy[SEG6X_A_MAX + 1] = {
 	[SEG6X_A_TUNSRC]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
@@ -36,6 +35,7 @@ static const struct nla_policy seg6x_genl_policy[SEG6X_A_MAX + 1] = {
 	[SEG6X_A_IFINDEX]	= { .type = NLA_U32 },
 	[SEG6X_A_SEG6_ENABLED]	= NLA_POLICY_MAX(NLA_U8, 1),
 	[SEG6X_A_REQUIRE_HMAC]	= NLA_POLICY_RANGE(NLA_S8, -1, 1),
+	[SEG6X_A_SID]		= NLA_POLICY_NESTED(seg6x_sid_policy),
 };
 
 /* Start a reply to a doit request. */
@@ -449,9 +449,30 @@ static const struct genl_ops seg6x_genl_ops[] = {
 		.doit = seg6x_nl_stats_reset,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = SEG6X_CMD_SID_SET,
+		.doit = seg6x_nl_sid_set,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_SID_DEL,
+		.doit = seg6x_nl_sid_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = SEG6X_CMD_SID_GET,
+		.doit = seg6x_nl_sid_get,
+		.dumpit = seg6x_nl_sid_dump,
+		/* read-only: no privilege needed */
+	},
+	{
+		.cmd = SEG6X_CMD_SID_FLUSH,
+		.doit = seg6x_nl_sid_flush,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
-static struct genl_family seg6x_genl_family __ro_after_init = {
+struct genl_family seg6x_genl_family __ro_after_init = {
 	.name = SEG6X_GENL_NAME,
 	.version = SEG6X_GENL_VERSION,
 	.maxattr = SEG6X_A_MAX,

@@ -20,6 +20,7 @@
 #include "params.h"
 #include "pernet.h"
 #include "policy.h"
+#include "sid.h"
 
 static int __init seg6x_init(void)
 {
@@ -40,9 +41,12 @@ static int __init seg6x_init(void)
 	err = seg6x_policy_register();
 	if (err)
 		goto err_output;
-	err = seg6x_lwt_register(seg6x_param_lwt_type);
+	err = seg6x_sid_register();
 	if (err)
 		goto err_policy;
+	err = seg6x_lwt_register(seg6x_param_lwt_type);
+	if (err)
+		goto err_sid;
 	err = seg6x_genl_register();
 	if (err)
 		goto err_lwt;
@@ -53,6 +57,8 @@ static int __init seg6x_init(void)
 
 err_lwt:
 	seg6x_lwt_unregister();
+err_sid:
+	seg6x_sid_unregister();
 err_policy:
 	seg6x_policy_unregister();
 err_output:
@@ -71,6 +77,7 @@ static void __exit seg6x_exit(void)
 {
 	seg6x_genl_unregister();
 	seg6x_lwt_unregister();
+	seg6x_sid_unregister();
 	seg6x_policy_unregister();
 	seg6x_output_unregister();
 	seg6x_input_unregister();

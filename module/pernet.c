@@ -8,6 +8,7 @@
 #include "params.h"
 #include "hmac.h"
 #include "policy.h"
+#include "sid.h"
 
 unsigned int seg6x_net_id __read_mostly;
 
@@ -72,6 +73,7 @@ static void __net_exit seg6x_net_exit(struct net *net)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 
+	seg6x_sid_net_exit(sn);
 	seg6x_hmac_net_exit(sn);
 	seg6x_policy_net_exit(sn);
 	seg6x_stats_free(&sn->stats);

@@ -14,6 +14,8 @@
 
 #include "stats.h"
 
+struct seg6x_sid_table;
+
 struct seg6x_tunsrc {
 	struct in6_addr addr;
 	struct rcu_head rcu;
@@ -38,6 +40,13 @@ struct seg6x_net {
 	struct xarray hmac_keys;
 
 	struct seg6x_stats stats;
+
+	/* Local SID table (sid_table.c), allocated with the first SID.
+	 * nsids is read first on the fast path: a namespace without SIDs
+	 * goes no further. Writers hold RTNL.
+	 */
+	struct seg6x_sid_table __rcu *sids;
+	unsigned int nsids;
 
 	/* Hooks registered (seg6x_input_use(), seg6x_output_use()). */
 	bool input_on;

@@ -38,6 +38,13 @@ enum seg6x_cmd {
 	SEG6X_CMD_IFACE_GET,	/* dump; first message is the default (IFINDEX 0) */
 	SEG6X_CMD_STATS_GET,	/* -> STATS (nested, enum seg6x_stat) */
 	SEG6X_CMD_STATS_RESET,
+	/* SID (nested seg6x_sid_attr): add (-EEXIST if the prefix is
+	 * taken), or with SEG6X_SID_REPLACE replace or create
+	 */
+	SEG6X_CMD_SID_SET,
+	SEG6X_CMD_SID_DEL,	/* SID: PREFIX, PREFIX_LEN */
+	SEG6X_CMD_SID_GET,	/* doit (SID: PREFIX, PREFIX_LEN) or dump -> SID */
+	SEG6X_CMD_SID_FLUSH,	/* every SID of the namespace */
 	__SEG6X_CMD_MAX,
 };
 #define SEG6X_CMD_MAX (__SEG6X_CMD_MAX - 1)
@@ -61,6 +68,7 @@ enum seg6x_attr {
 	SEG6X_A_DEF_SEG6_ENABLED,	/* u8: module parameter seg6_enabled (info) */
 	SEG6X_A_DEF_REQUIRE_HMAC,	/* s8: module parameter seg6_require_hmac (info) */
 	SEG6X_A_IFACE_EXPLICIT,	/* u8 SEG6X_IFACE_EXPLICIT_* (replies) */
+	SEG6X_A_SID,		/* nested enum seg6x_sid_attr */
 	__SEG6X_A_MAX,
 };
 #define SEG6X_A_MAX (__SEG6X_A_MAX - 1)
@@ -96,9 +104,84 @@ enum seg6x_stat {
 	SEG6X_STAT_DROP_NO_ROUTE,
 	SEG6X_STAT_DROP_HOP_LIMIT,
 	SEG6X_STAT_DROP_NOMEM,
+	/* packets processed by a SID, one counter per behaviour */
+	SEG6X_STAT_SID_END,
+	SEG6X_STAT_SID_END_X,
+	SEG6X_STAT_SID_END_T,
+	SEG6X_STAT_SID_END_DX2,
+	SEG6X_STAT_SID_END_DX6,
+	SEG6X_STAT_SID_END_DX4,
+	SEG6X_STAT_SID_END_DT6,
+	SEG6X_STAT_SID_END_DT4,
+	SEG6X_STAT_SID_END_DT46,
+	SEG6X_STAT_SID_END_B6_ENCAPS,
+	SEG6X_STAT_SID_END_B6_ENCAPS_RED,
+	/* a SID could not process the packet (a payload it does not take,
+	 * its device gone, SL != 0 where it must be 0)
+	 */
+	SEG6X_STAT_DROP_SID,
 	__SEG6X_STAT_MAX,
 };
 #define SEG6X_STAT_MAX (__SEG6X_STAT_MAX - 1)
+
+/* Local SID table: the attributes nested in SEG6X_A_SID. */
+enum seg6x_sid_attr {
+	SEG6X_SID_UNSPEC,
+	SEG6X_SID_PAD,
+	SEG6X_SID_PREFIX,	/* binary: struct in6_addr */
+	SEG6X_SID_PREFIX_LEN,	/* u8, 1..128 (default 128) */
+	SEG6X_SID_BEHAVIOR,	/* u16, enum seg6x_behavior */
+	SEG6X_SID_NH6,		/* binary: struct in6_addr */
+	SEG6X_SID_NH4,		/* binary: struct in_addr */
+	SEG6X_SID_OIF,		/* u32 ifindex */
+	SEG6X_SID_TABLE,	/* u32 routing table id */
+	SEG6X_SID_VRF,		/* u32 ifindex of a VRF device */
+	SEG6X_SID_SEGS,		/* binary: struct in6_addr[n], path order */
+	SEG6X_SID_HMAC_KEYID,	/* u32 */
+	SEG6X_SID_FLAVORS,	/* u32, SEG6X_FLV_* bits */
+	SEG6X_SID_LBLEN,	/* u8, NEXT-C-SID locator-block bits */
+	SEG6X_SID_NFLEN,	/* u8, NEXT-C-SID locator-node + function bits */
+	SEG6X_SID_COUNT,	/* flag: keep per-SID counters */
+	SEG6X_SID_COUNTERS,	/* nested enum seg6x_sid_cnt (replies) */
+	SEG6X_SID_DEAD,		/* u8 1 (replies): a device it uses is gone */
+	SEG6X_SID_REPLACE,	/* flag (SID_SET): replace, do not fail */
+	__SEG6X_SID_MAX,
+};
+#define SEG6X_SID_MAX (__SEG6X_SID_MAX - 1)
+
+enum seg6x_sid_cnt {
+	SEG6X_SID_CNT_UNSPEC,
+	SEG6X_SID_CNT_PAD,
+	SEG6X_SID_CNT_PACKETS,	/* u64 */
+	SEG6X_SID_CNT_BYTES,	/* u64: IPv6 length as received */
+	SEG6X_SID_CNT_ERRORS,	/* u64: packets dropped */
+	__SEG6X_SID_CNT_MAX,
+};
+#define SEG6X_SID_CNT_MAX (__SEG6X_SID_CNT_MAX - 1)
+
+/* RFC 8986 endpoint behaviours (SEG6X_SID_BEHAVIOR). */
+enum seg6x_behavior {
+	SEG6X_BEHAVIOR_UNSPEC,
+	SEG6X_BEHAVIOR_END,		/* -                 */
+	SEG6X_BEHAVIOR_END_X,		/* NH6 [OIF]         */
+	SEG6X_BEHAVIOR_END_T,		/* TABLE             */
+	SEG6X_BEHAVIOR_END_DX2,		/* OIF               */
+	SEG6X_BEHAVIOR_END_DX6,		/* NH6 [OIF]         */
+	SEG6X_BEHAVIOR_END_DX4,		/* NH4 [OIF]         */
+	SEG6X_BEHAVIOR_END_DT6,		/* TABLE or VRF      */
+	SEG6X_BEHAVIOR_END_DT4,		/* VRF               */
+	SEG6X_BEHAVIOR_END_DT46,	/* VRF               */
+	SEG6X_BEHAVIOR_END_B6_ENCAPS,	/* SEGS [HMAC_KEYID] */
+	SEG6X_BEHAVIOR_END_B6_ENCAPS_RED, /* SEGS [HMAC_KEYID] */
+	__SEG6X_BEHAVIOR_MAX,
+};
+#define SEG6X_BEHAVIOR_MAX (__SEG6X_BEHAVIOR_MAX - 1)
+
+/* SEG6X_SID_FLAVORS (End, End.X, End.T) */
+#define SEG6X_FLV_PSP		0x1	/* RFC 8986 4.16.1 */
+#define SEG6X_FLV_USP		0x2	/* RFC 8986 4.16.2 */
+#define SEG6X_FLV_USD		0x4	/* RFC 8986 4.16.3 */
+#define SEG6X_FLV_NEXT_CSID	0x8	/* RFC 9800 */
 
 /* Nested attributes inside RTA_ENCAP for routes with seg6x's encap type. */
 enum seg6x_iptun_attr {
