@@ -39,6 +39,7 @@
 
 #include "hmac.h"
 #include "input.h"
+#include "input_pkt.h"
 #include "pernet.h"
 #include "policy.h"
 #include "srh.h"
@@ -51,50 +52,15 @@
  */
 #define SEG6X_NF_PRIORITY	(NF_IP6_PRI_RAW - 50)
 
-/* What one pipeline step decided. */
-enum seg6x_verdict {
-	SEG6X_GO,	/* on to the next step */
-	SEG6X_PASS,	/* the stack goes on with the packet (NF_ACCEPT) */
-	SEG6X_AGAIN,	/* the next segment is ours too: run once more */
-	SEG6X_STOLEN,	/* re-received through netif_rx() */
-	SEG6X_DROP,	/* drop, counting pkt->drop */
-};
-
-/* The packet in the pipeline and where its SRH is. */
-struct seg6x_pkt {
-	struct sk_buff *skb;
-	struct net *net;
-	struct seg6x_net *sn;
-	struct seg6x_policy pol;
-	unsigned int srh_off;	/* SRH, from the network header */
-	unsigned int nh_off;	/* the Next Header byte that names it */
-	unsigned int srh_len;
-	bool authenticated;	/* its HMAC was verified here */
-	enum seg6x_stat drop;	/* with SEG6X_DROP */
-	bool silent;		/* with SEG6X_DROP: no ICMPv6 error */
-	u32 icmp_pointer;	/* with SEG6X_DROP: Parameter Problem, if set */
-};
-
-static struct ipv6_sr_hdr *seg6x_pkt_srh(const struct seg6x_pkt *p)
-{
-	return seg6x_srh_at(p->skb, p->srh_off);
-}
-
-static enum seg6x_verdict seg6x_drop(struct seg6x_pkt *p, enum seg6x_stat why)
-{
-	p->drop = why;
-	return SEG6X_DROP;
-}
-
 /* Keep a CHECKSUM_COMPLETE sum right around an in-place rewrite. */
-static void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len)
+void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len)
 {
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->csum = csum_block_sub(skb->csum, csum_partial(ptr, len, 0),
 					   (const u8 *)ptr - skb->data);
 }
 
-static void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len)
+void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len)
 {
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->csum = csum_block_add(skb->csum, csum_partial(ptr, len, 0),
@@ -107,7 +73,7 @@ static void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len)
  * the stack's own lookup, after the rest of PRE_ROUTING, stays in charge.
  * *no_route tells an unroutable destination apart.
  */
-static bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
+bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(p->skb);
 	struct flowi6 fl6 = {
@@ -161,7 +127,7 @@ static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
  * Step 2: the SRH must be inside the packet (a truncated one is dropped
  * silently, as the in-tree seg6 does) and well formed (RFC 8754 4.3.1.1).
  */
-static enum seg6x_verdict seg6x_validate(struct seg6x_pkt *p)
+enum seg6x_verdict seg6x_validate(struct seg6x_pkt *p)
 {
 	struct sk_buff *skb = p->skb;
 	struct ipv6_sr_hdr *srh;
@@ -201,7 +167,7 @@ truncated:
 }
 
 /* Step 3: HMAC, per the interface's require_hmac. */
-static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
+enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
 {
 	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
 	u8 mac[SEG6X_HMAC_FIELD_LEN];
@@ -234,7 +200,7 @@ static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
  * Remove the SRH, moving the headers in front of it forward (the payload
  * stays where it is). The caller made the headers writable.
  */
-static void seg6x_srh_pop(struct seg6x_pkt *p)
+void seg6x_srh_pop(struct seg6x_pkt *p)
 {
 	struct sk_buff *skb = p->skb;
 	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
@@ -267,8 +233,8 @@ static void seg6x_srh_pop(struct seg6x_pkt *p)
 }
 
 /* SL = 0 and an IPv6/IPv4 payload at @inner_off: strip what is before. */
-static enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p,
-				      unsigned int inner_off, u8 proto)
+enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p, unsigned int inner_off,
+			       u8 proto)
 {
 	struct sk_buff *skb = p->skb;
 
@@ -347,7 +313,7 @@ static enum seg6x_verdict seg6x_final(struct seg6x_pkt *p)
  * multicast): an SRH must not turn an off-link packet into a link-local,
  * loopback or multicast one.
  */
-static bool seg6x_next_segment_ok(const struct in6_addr *a)
+bool seg6x_next_segment_ok(const struct in6_addr *a)
 {
 	int type = ipv6_addr_type(a);
 
@@ -467,7 +433,7 @@ static void seg6x_drop_skb(struct seg6x_pkt *p)
 	seg6x_stats_inc(&p->sn->stats, p->drop);
 	__IP6_INC_STATS(p->net, idev, mib);
 	if (!p->silent && p->icmp_pointer)
-		icmpv6_send(p->skb, ICMPV6_PARAMPROB, ICMPV6_HDR_FIELD,
+		icmpv6_send(p->skb, ICMPV6_PARAMPROB, p->icmp_code,
 			    p->icmp_pointer);
 	kfree_skb_reason(p->skb, reason);
 }
@@ -482,8 +448,23 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 	};
 	enum seg6x_verdict v;
 
+	p.has_srh = !seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+
+	/*
+	 * The local SID table first: a SID takes precedence over the
+	 * node's own addresses. A namespace without SIDs pays one read.
+	 */
+	if (READ_ONCE(p.sn->nsids)) {
+		do {
+			v = seg6x_sid_input(&p);
+		} while (v == SEG6X_AGAIN);
+		if (v != SEG6X_GO)
+			goto out;
+		/* no SID for this destination: the implicit End */
+	}
+
 	/* Fast exit for everything that carries no SRH. */
-	if (seg6x_srh_find(skb, &p.srh_off, &p.nh_off))
+	if (!p.has_srh)
 		return NF_ACCEPT;
 
 	v = seg6x_accept(&p);
@@ -492,6 +473,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 		/* The SRH stays where it was across a local pass. */
 	}
 
+out:
 	switch (v) {
 	case SEG6X_DROP:
 		/* Stolen, not NF_DROP: drop monitors then show our reason

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Local SID table: configuration over generic netlink (add, replace,
+delete, dump, flush), the kernel's validation with extended ack, and
+devices going away under a SID."""
+import errno
+import socket
+import time
+
+import pytest
+from scapy.all import IPv6, Raw
+
+from conftest import ctl
+from lib.netns import inside, ip_batch
+from lib.sidnl import SidNl, extack_msg, ifindex
+from lib.sidtest import A_SRC, SID, emit, frame_to_r2, marker, udp6
+from lib.srv6 import NH_IPV6, srh
+from lib.topo import addr6, sid
+
+
+@pytest.fixture
+def r2(chain):
+    nl = SidNl(chain.ns["R2"])
+    yield nl
+    nl.close()
+
+
+def test_add_show_del_flush(chain, r2):
+    eth = ifindex(chain.ns["R2"], chain.iface("R2", "R3"))
+    r2.must_add(SID, "End")
+    r2.must_add("fc00:e2::/64", "End.X", nh6=addr6(3, "R3"), oif=eth,
+                flavors="psp,usd", count=True)
+    r2.must_add("fc00:e2::200", "End.B6.Encaps.Red",
+                segs=[sid("R3"), sid("B")])
+    got = {s["sid"]: s for s in r2.show()}
+    assert got[SID + "/128"] == {"sid": SID + "/128", "behavior": "End"}
+    assert got["fc00:e2::/64"] == {
+        "sid": "fc00:e2::/64", "behavior": "End.X", "nh6": addr6(3, "R3"),
+        "oif": eth, "flavors": 5, "packets": 0, "bytes": 0, "errors": 0}
+    assert got["fc00:e2::200/128"]["segs"] == [sid("R3"), sid("B")]
+    assert r2.get("fc00:e2::1/64")["behavior"] == "End.X"   # masked
+
+    r = r2.add(SID, "End.T", table=100)
+    assert r.error == -errno.EEXIST and "replace" in extack_msg(r)
+    r = r2.add(SID, "End.T", table=100, replace=True)
+    assert r.error == 0, extack_msg(r)
+    assert r2.get(SID)["behavior"] == "End.T"
+
+    assert r2.delete(SID).error == 0
+    r = r2.delete(SID)
+    assert r.error == -errno.ENOENT and extack_msg(r) == "no such SID"
+    assert r2.flush().error == 0
+    assert r2.show() == []
+
+
+@pytest.mark.parametrize("beh,kw,msg", [
+    ("End.X", {}, "this behavior needs nh6"),
+    ("End.T", {}, "this behavior needs table"),
+    ("End.DX4", {}, "this behavior needs nh4"),
+    ("End.DT4", {}, "this behavior needs vrf"),
+    ("End.DT46", {}, "this behavior needs vrf"),
+    ("End.DX2", {}, "this behavior needs dev"),
+    ("End.B6.Encaps", {}, "this behavior needs segs"),
+    ("End.DT6", {}, "End.DT6 needs a table or a vrf (one of them)"),
+    ("End.DT6", {"table": 10, "vrf": 1}, "End.DT6 needs a table or a vrf (one of them)"),
+    ("End.DX6", {"nh6": "fc00::1", "flavors": "psp"},
+     "flavors are defined for End, End.X and End.T only"),
+    ("End", {"table": 5}, "attribute not used by this behavior"),
+    ("End", {"flavors": 0x40}, "unknown flavor"),
+    ("End", {"lblen": 32}, "lblen and nflen go with the next-csid flavor"),
+    ("End.X", {"nh6": "ff02::1"}, "nh6 must be a unicast address"),
+    ("End.DT4", {"vrf": 1}, "not a VRF device"),
+    ("End.DX2", {"oif": 1}, "End.DX2 needs an Ethernet device"),
+    ("End.DX6", {"nh6": "fc00::1", "oif": 999}, "no such interface in this namespace"),
+    ("End.B6.Encaps", {"segs": ["ff02::2"]}, "segments must be unicast addresses"),
+    (99, {}, None),
+])
+def test_kernel_validation(chain, r2, beh, kw, msg):
+    r = r2.add(SID, beh, **kw)
+    assert r.error in (-errno.EINVAL, -errno.ENODEV, -errno.ERANGE)
+    if msg:
+        assert extack_msg(r) == msg
+    assert r2.show() == []
+
+
+def test_reply_only_attributes_refused(chain, r2):
+    from lib.nlraw import nla
+    from lib.sidnl import SID_DEAD
+    r = r2.add(SID, "End", raw=nla(SID_DEAD, b"\1"))
+    assert r.error == -errno.EINVAL and r2.show() == []
+
+
+def test_writes_need_privilege_reads_do_not(chain, r2):
+    import os
+    from lib.netns import _setns
+    from lib.nlraw import Genl, NLM_F_DUMP, NLM_F_REQUEST
+    from lib.sidnl import CMD_SID_GET, CMD_SID_SET, sid_attrs
+    r2.must_add(SID, "End")
+    pid = os.fork()
+    if pid == 0:
+        code = 9
+        try:
+            _setns(os.open(f"/run/netns/{chain.ns['R2']}", os.O_RDONLY))
+            os.setgid(65534)
+            os.setuid(65534)
+            g = Genl()
+            w = g.cmd(CMD_SID_SET, sid_attrs("fc00:e2::7", "End"))
+            d = g.cmd(CMD_SID_GET, b"", NLM_F_REQUEST | NLM_F_DUMP)
+            code = 0 if (w.error == -errno.EPERM and d.error == 0 and
+                         len(d.msgs) == 1) else 1
+        finally:
+            os._exit(code)
+    _, st = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(st) == 0
+    assert [s["sid"] for s in r2.show()] == [SID + "/128"]
+
+
+def test_dead_device_drops_and_counts(chain, r2):
+    """Deleting the interface (or VRF) a SID uses, under traffic: the SID
+    drops and counts, nothing crashes, replace revives it."""
+    c = chain
+    ip_batch(c.ns["R2"], ["link add dx0 type veth peer name dx1",
+                          "link set dx0 up", "link set dx1 up",
+                          "link add red type vrf table 10",
+                          "link set red up"])
+    dx0 = ifindex(c.ns["R2"], "dx0")
+    red = ifindex(c.ns["R2"], "red")
+    r2.must_add(SID, "End.DX6", nh6=addr6(3, "R3"), oif=dx0, count=True)
+    r2.must_add("fc00:e2::101", "End.DT4", vrf=red, count=True)
+    r2.must_add("fc00:e2::102", "End.X", nh6=addr6(3, "R3"), oif=dx0,
+                count=True)
+    frames = []
+    for s in (SID, "fc00:e2::101", "fc00:e2::102"):
+        m = marker()
+        inner = udp6(A_SRC, addr6(4, "B"), m)
+        h = srh([s], sl=0, nh=NH_IPV6) if s != "fc00:e2::102" else \
+            srh([addr6(4, "B"), s], sl=1, nh=NH_IPV6)
+        frames.append(frame_to_r2(IPv6(src=A_SRC, dst=s, nh=43) /
+                                  Raw(h + inner)))
+    from lib.netns import Tap
+    tap = Tap(c.ns["R1"], c.iface("R1", "R2"))
+    for f in frames:
+        tap.send(f)
+    ip_batch(c.ns["R2"], ["link del dx0", "link del red"])
+    for _ in range(20):
+        for f in frames:
+            tap.send(f)
+    time.sleep(0.5)
+    got = {s["sid"]: s for s in r2.show()}
+    for s in (SID, "fc00:e2::101", "fc00:e2::102"):
+        e = got[s + "/128"]
+        assert e.get("dead") is True
+        assert e["errors"] >= 20
+    assert r2.stats()["drop_sid"] >= 60
+    # replace with a live device: works again
+    r = r2.add(SID, "End.DX6", nh6=addr6(3, "R3"), replace=True)
+    assert r.error == 0, extack_msg(r)
+    assert "dead" not in r2.get(SID)
+    # and deleting the SIDs afterwards is clean
+    assert r2.flush().error == 0
