@@ -7,6 +7,7 @@
 #   make dkms-install    register, build and install the module with DKMS for KVER
 #   make check           unit tests + VM tests on every supported kernel
 #   make check-all       make check, then the VM tests on Debian sid's 7.x kernel
+#   make check-debug     VM tests on a KASAN/lockdep/kmemleak kernel (built once)
 #   make demo            boot a VM and show seg6x at work
 #   make bench           throughput ratios vs the in-tree seg6 (in a VM)
 #   make sparse | checkpatch   static checks of the module
@@ -91,6 +92,11 @@ check:
 check-all: check
 	tests/sid/run-sid-vm.sh
 
+# The VM suite, fuzz and churn tests on a debug kernel (KASAN, UBSAN,
+# lockdep, kmemleak...) built once per machine; see tests/debug/README.md.
+check-debug:
+	tests/debug/check-debug.sh
+
 demo:
 	tests/demo.sh
 
@@ -115,4 +121,4 @@ clean:
 	rm -rf build
 
 .PHONY: all module tools install module-install tools-install module-doc-install dkms-src \
-	dkms-install dkms-remove check check-all demo unit bench sparse checkpatch clean
+	dkms-install dkms-remove check check-all check-debug demo unit bench sparse checkpatch clean
