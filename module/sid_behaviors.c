@@ -200,24 +200,10 @@ static enum seg6x_verdict seg6x_sid_advance(struct seg6x_pkt *p)
 	return SEG6X_GO;
 }
 
-/* End, End.X, End.T (RFC 8986 4.1-4.3) with PSP/USP/USD (4.16). */
-static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid)
+/* Where End, End.X and End.T send the packet once its DA changed. */
+static enum seg6x_verdict seg6x_sid_forward(struct seg6x_pkt *p,
+					    const struct seg6x_sid *sid)
 {
-	enum seg6x_verdict v;
-
-	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
-		return seg6x_sid_upper(p, sid);
-
-	v = seg6x_sid_advance(p);
-	if (v != SEG6X_GO)
-		return v;
-	/* PSP (4.16.1): the penultimate SID removes the SRH. */
-	if ((sid->flavors & SEG6X_FLV_PSP) && !seg6x_pkt_srh(p)->segments_left) {
-		seg6x_srh_pop(p);
-		p->has_srh = false;
-	}
-
 	switch (sid->behavior) {
 	case SEG6X_BEHAVIOR_END_X:
 		return seg6x_sid_route6(p, &sid->nh6, sid->oif, 0, false);
@@ -229,6 +215,55 @@ static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
 		 */
 		return SEG6X_AGAIN;
 	}
+}
+
+/*
+ * NEXT-C-SID (RFC 9800): while the DA's argument (the bits after the
+ * locator block and this node's C-SID) is not zero, the next C-SID moves
+ * up behind the locator block and the SRH is left alone. True if the DA
+ * changed so.
+ */
+static bool seg6x_sid_next_csid(struct seg6x_pkt *p,
+				const struct seg6x_sid *sid)
+{
+	struct ipv6hdr *ip6h = ipv6_hdr(p->skb);
+	unsigned int blk = sid->lblen / 8, fnc = sid->nflen / 8, i;
+	u8 *a = ip6h->daddr.s6_addr;
+
+	for (i = blk + fnc; i < 16 && !a[i]; i++)
+		;
+	if (i == 16)
+		return false;
+	seg6x_csum_sub(p->skb, a, 16);
+	memmove(a + blk, a + blk + fnc, 16 - blk - fnc);
+	memset(a + 16 - fnc, 0, fnc);
+	seg6x_csum_add(p->skb, a, 16);
+	skb_dst_drop(p->skb);
+	return true;
+}
+
+/* End, End.X, End.T (RFC 8986 4.1-4.3) with PSP/USP/USD (4.16) and
+ * NEXT-C-SID (RFC 9800).
+ */
+static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
+					const struct seg6x_sid *sid)
+{
+	enum seg6x_verdict v;
+
+	if ((sid->flavors & SEG6X_FLV_NEXT_CSID) && seg6x_sid_next_csid(p, sid))
+		return seg6x_sid_forward(p, sid);
+	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
+		return seg6x_sid_upper(p, sid);
+
+	v = seg6x_sid_advance(p);
+	if (v != SEG6X_GO)
+		return v;
+	/* PSP (4.16.1): the penultimate SID removes the SRH. */
+	if ((sid->flavors & SEG6X_FLV_PSP) && !seg6x_pkt_srh(p)->segments_left) {
+		seg6x_srh_pop(p);
+		p->has_srh = false;
+	}
+	return seg6x_sid_forward(p, sid);
 }
 
 /*

@@ -246,10 +246,13 @@ static int seg6x_sid_check_flavors(struct seg6x_sid *sid, struct nlattr **tb,
 		NL_SET_ERR_MSG(extack, "lblen and nflen go with the next-csid flavor");
 		return -EINVAL;
 	}
-	if (sid->flavors & SEG6X_FLV_NEXT_CSID) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[SEG6X_SID_FLAVORS],
-				    "the next-csid flavor is not supported yet");
-		return -EOPNOTSUPP;
+	/* Whole bytes, and room for both in the address (RFC 9800). */
+	if (sid->lblen % 8 || sid->nflen % 8 || !sid->lblen || !sid->nflen ||
+	    sid->lblen > 120 || sid->nflen > 120 ||
+	    sid->lblen + sid->nflen > 128) {
+		NL_SET_ERR_MSG(extack,
+			       "lblen and nflen must be multiples of 8 from 8 to 120, together at most 128");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -326,9 +329,14 @@ static struct seg6x_sid *seg6x_sid_build(struct net *net, struct nlattr **tb,
 			}
 		}
 		/* The reduced SRH leaves the first segment out; with a
-		 * single segment, and no HMAC to carry, there is no SRH.
+		 * single segment there is no SRH, so nothing to sign.
 		 */
-		if (!red || nsegs > 1 || keyid)
+		if (red && nsegs == 1 && keyid) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[SEG6X_SID_HMAC_KEYID],
+					    "a reduced SRH with hmac needs 2 segments or more");
+			return ERR_PTR(-EINVAL);
+		}
+		if (!red || nsegs > 1)
 			srhlen = seg6x_srh_build_size(nsegs - (red ? 1 : 0),
 						      false, keyid);
 	}

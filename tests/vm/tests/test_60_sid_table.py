@@ -67,11 +67,18 @@ def test_add_show_del_flush(chain, r2):
     ("End", {"table": 5}, "attribute not used by this behavior"),
     ("End", {"flavors": 0x40}, "unknown flavor"),
     ("End", {"lblen": 32}, "lblen and nflen go with the next-csid flavor"),
+    ("End", {"flavors": "next-csid", "lblen": 12},
+     "lblen and nflen must be multiples of 8 from 8 to 120, together at most 128"),
+    ("End.X", {"nh6": "fc00::1", "flavors": "next-csid", "lblen": 120,
+               "nflen": 16},
+     "lblen and nflen must be multiples of 8 from 8 to 120, together at most 128"),
     ("End.X", {"nh6": "ff02::1"}, "nh6 must be a unicast address"),
     ("End.DT4", {"vrf": 1}, "not a VRF device"),
     ("End.DX2", {"oif": 1}, "End.DX2 needs an Ethernet device"),
     ("End.DX6", {"nh6": "fc00::1", "oif": 999}, "no such interface in this namespace"),
     ("End.B6.Encaps", {"segs": ["ff02::2"]}, "segments must be unicast addresses"),
+    ("End.B6.Encaps.Red", {"segs": ["fc00::2"], "hmac": 3},
+     "a reduced SRH with hmac needs 2 segments or more"),
     (99, {}, None),
 ])
 def test_kernel_validation(chain, r2, beh, kw, msg):

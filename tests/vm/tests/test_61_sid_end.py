@@ -255,3 +255,27 @@ def test_counters_exact(chain):
     time.sleep(0.5)
     e = nl.get(SID)
     assert (e["packets"], e["bytes"], e["errors"]) == (7, total, 3)
+
+
+@pytest.mark.parametrize("with_arg", [True, False])
+def test_next_csid_same_as_intree(chain, with_arg):
+    """RFC 9800 NEXT-C-SID on End (locator block 32 bits, C-SID 16): a
+    non-zero argument shifts the next C-SID up, a zero one is plain End."""
+    c, m = chain, marker()
+    ip_batch(c.ns["R2"], [f"route add fc00:e2:f3::/48 via {addr6(3, 'R3')} "
+                          f"dev {c.iface('R2', 'R3')}"])
+    inner = udp6(A_SRC, B6, m)
+    if with_arg:
+        frame = frame_to_r2(IPv6(src=A_SRC, dst="fc00:e2:100:f3::", nh=41,
+                                 fl=7) / Raw(inner))
+    else:
+        frame, _, _ = sr_frame([sid("R3"), "fc00:e2:100::"], 1, m)
+    ref, got, nl = compare(
+        c, frame, m, "fc00:e2:100::/48 encap seg6local action End flavors "
+        f"next-csid lblen 32 nflen 16 dev {c.iface('R2', 'R1')}",
+        (("fc00:e2:100::/48", "End"),
+         {"flavors": "next-csid", "lblen": 32, "nflen": 16}))
+    assert len(ref) == 1 and got == ref
+    assert eth_ipv6(got[0])["dst"] == ("fc00:e2:f3::" if with_arg
+                                       else sid("R3"))
+    assert nl.get("fc00:e2:100::/48")["sid"] == "fc00:e2:100::/48"
