@@ -669,9 +669,12 @@ static void test_stats(void **state)
 	assert_string_equal(out,
 		"{\"encap\": 5, \"inline\": 0, \"end\": 0, \"decap\": 0, "
 		"\"hmac_signed\": 0, \"hmac_verified\": 0, \"local\": 1, \"passed\": 0, "
+		"\"sid\": {\"End\": 0, \"End.X\": 0, \"End.T\": 0, \"End.DX2\": 0, "
+		"\"End.DX6\": 0, \"End.DX4\": 0, \"End.DT6\": 0, \"End.DT4\": 0, "
+		"\"End.DT46\": 0, \"End.B6.Encaps\": 0, \"End.B6.Encaps.Red\": 0}, "
 		"\"drop\": {\"disabled\": 0, \"hmac_missing\": 0, "
 		"\"hmac_invalid\": 0, \"hmac_nokey\": 0, \"bad_srh\": 0, "
-		"\"no_route\": 0, \"hop_limit\": 0, \"nomem\": 3}}\n");
+		"\"no_route\": 0, \"hop_limit\": 0, \"nomem\": 3, \"sid\": 0}}\n");
 	free(out);
 
 	assert_int_equal(run(&stats_object, "reset"), EXIT_OK);

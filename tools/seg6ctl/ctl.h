@@ -128,4 +128,40 @@ int ctl_route_find(const struct ctl_route *want, struct ctl_route *found,
 /* seg6x's routes of every table, IPv6 then IPv4; *@routes to free(). */
 int ctl_route_list(struct ctl_route **routes, size_t *n);
 
+/* The local SID table (ctl_sid.c) */
+
+/* Bit of a SEG6X_SID_* attribute in ctl_sid.attrs. */
+#define CTL_SID_F(attr)		(1u << (attr))
+
+struct ctl_sid {
+	struct in6_addr prefix;
+	uint8_t len;			/* 1..128 */
+	uint16_t behavior;		/* SEG6X_BEHAVIOR_* */
+	uint32_t attrs;			/* CTL_SID_F(): the fields given */
+	struct in6_addr nh6;
+	struct in_addr nh4;
+	uint32_t oif;
+	uint32_t table;
+	uint32_t vrf;			/* ifindex of the VRF device */
+	uint32_t hmac;
+	uint32_t flavors;		/* SEG6X_FLV_* */
+	uint8_t lblen;
+	uint8_t nflen;
+	bool count;
+	size_t nsegs;
+	struct in6_addr segs[SEG6X_MAX_SEGS];
+	/* get: with count */
+	bool has_counters;
+	uint64_t packets, bytes, errors;
+	bool dead;			/* get: a device it uses is gone */
+};
+
+/* Adds @s; with @replace, replaces the SID of the same prefix instead. */
+int ctl_sid_set(const struct ctl_sid *s, bool replace);
+int ctl_sid_del(const struct in6_addr *prefix, uint8_t len);
+int ctl_sid_get(const struct in6_addr *prefix, uint8_t len, struct ctl_sid *s);
+/* Every SID of the namespace; *@sids is the caller's to free(). */
+int ctl_sid_list(struct ctl_sid **sids, size_t *n);
+int ctl_sid_flush(void);
+
 #endif /* SEG6CTL_CTL_H */

@@ -61,6 +61,8 @@ static int save(int argc, char **argv)
 		status = hmac_save(keydir);
 	if (!status)
 		status = route_save();
+	if (!status)
+		status = sid_save();
 	return status;
 }
 

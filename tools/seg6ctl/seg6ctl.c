@@ -55,6 +55,7 @@ static const struct cli_cmd objects[] = {
 	{ "tunsrc",	NULL,	"source address of encapsulated packets",
 	  &tunsrc_object },
 	{ "iface",	NULL,	"per-interface policy",			&iface_object },
+	{ "sid",	NULL,	"local SIDs (endpoint behaviours)",	&sid_object },
 	{ "stats",	NULL,	"counters",				&stats_object },
 	{ "info",	NULL,	"the loaded module",			&info_object },
 	{ "save",	do_save, "print the configuration as seg6ctl commands",

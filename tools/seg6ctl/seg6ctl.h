@@ -36,6 +36,7 @@ extern const struct cli_object tunsrc_object;
 extern const struct cli_object iface_object;
 extern const struct cli_object stats_object;
 extern const struct cli_object info_object;
+extern const struct cli_object sid_object;
 
 /* seg6ctl save: takes "keydir DIR" (or "help") straight after it. */
 int do_save(int argc, char **argv);
@@ -49,5 +50,6 @@ int iface_save(void);
 /* Keys as "secret-file @keydir/KEYID"; @keydir is quoted if need be. */
 int hmac_save(const char *keydir);
 int route_save(void);
+int sid_save(void);
 
 #endif /* SEG6CTL_H */

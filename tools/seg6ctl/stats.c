@@ -39,6 +39,22 @@ static const struct counter drops[] = {
 	{ SEG6X_STAT_DROP_NO_ROUTE,	"no_route" },
 	{ SEG6X_STAT_DROP_HOP_LIMIT,	"hop_limit" },
 	{ SEG6X_STAT_DROP_NOMEM,	"nomem" },
+	{ SEG6X_STAT_DROP_SID,		"sid" },
+};
+
+/* Packets each kind of SID processed. */
+static const struct counter sids[] = {
+	{ SEG6X_STAT_SID_END,			"End" },
+	{ SEG6X_STAT_SID_END_X,			"End.X" },
+	{ SEG6X_STAT_SID_END_T,			"End.T" },
+	{ SEG6X_STAT_SID_END_DX2,		"End.DX2" },
+	{ SEG6X_STAT_SID_END_DX6,		"End.DX6" },
+	{ SEG6X_STAT_SID_END_DX4,		"End.DX4" },
+	{ SEG6X_STAT_SID_END_DT6,		"End.DT6" },
+	{ SEG6X_STAT_SID_END_DT4,		"End.DT4" },
+	{ SEG6X_STAT_SID_END_DT46,		"End.DT46" },
+	{ SEG6X_STAT_SID_END_B6_ENCAPS,		"End.B6.Encaps" },
+	{ SEG6X_STAT_SID_END_B6_ENCAPS_RED,	"End.B6.Encaps.Red" },
 };
 
 static void print_text(const uint64_t *values)
@@ -47,6 +63,9 @@ static void print_text(const uint64_t *values)
 
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		printf("%-14s %" PRIu64 "\n", events[i].name, values[events[i].id]);
+	printf("sid:\n");
+	for (i = 0; i < ARRAY_SIZE(sids); i++)
+		printf("  %-18s %" PRIu64 "\n", sids[i].name, values[sids[i].id]);
 	printf("drop:\n");
 	for (i = 0; i < ARRAY_SIZE(drops); i++)
 		printf("  %-12s %" PRIu64 "\n", drops[i].name, values[drops[i].id]);
@@ -61,6 +80,10 @@ static void print_json(const uint64_t *values)
 	json_open_object(&jw, NULL);
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		json_uint(&jw, events[i].name, values[events[i].id]);
+	json_open_object(&jw, "sid");
+	for (i = 0; i < ARRAY_SIZE(sids); i++)
+		json_uint(&jw, sids[i].name, values[sids[i].id]);
+	json_close_object(&jw);
 	json_open_object(&jw, "drop");
 	/* "passed" under its old name, for one more release */
 	json_uint(&jw, "disabled", values[SEG6X_STAT_DROP_DISABLED]);

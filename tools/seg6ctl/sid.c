@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * seg6ctl sid: the local SID table, RFC 8986 endpoint behaviours
+ * (ctl_sid.c speaks netlink for it). Everything a behaviour needs or
+ * cannot take is a usage error here, before the kernel is asked.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/rtnetlink.h>
+
+#include "cli.h"
+#include "ctl.h"
+#include "json.h"
+#include "report.h"
+#include "rt_tables.h"
+#include "seg6ctl.h"
+
+static const char usage[] =
+	"Usage: seg6ctl sid { add | replace } SID[/LEN] behavior BEHAVIOR [ARGS]\n"
+	"                   [flavors FLV[,FLV...] [lblen N] [nflen N]] [count]\n"
+	"       seg6ctl sid { del | delete } SID[/LEN]\n"
+	"       seg6ctl sid { show | list } [SID[/LEN]]\n"
+	"       seg6ctl sid flush\n"
+	"BEHAVIOR ARGS := End | End.X nh6 ADDR [dev IFNAME] | End.T table ID |\n"
+	"                 End.DX6 nh6 ADDR [dev IFNAME] |\n"
+	"                 End.DX4 nh4 ADDR [dev IFNAME] |\n"
+	"                 End.DT6 { table ID | vrf IFNAME } | End.DT4 vrf IFNAME |\n"
+	"                 End.DT46 vrf IFNAME | End.DX2 dev IFNAME |\n"
+	"                 { End.B6.Encaps | End.B6.Encaps.Red } segs SEG[,SEG...]\n"
+	"                 [hmac KEYID]\n"
+	"FLV := { psp | usp | usd | next-csid }, with End, End.X and End.T\n"
+	"LEN := 1..128, 128 if not given\n";
+
+enum sid_key {
+	KEY_BEHAVIOR,
+	KEY_NH6,
+	KEY_NH4,
+	KEY_DEV,
+	KEY_TABLE,
+	KEY_VRF,
+	KEY_SEGS,
+	KEY_HMAC,
+	KEY_FLAVORS,
+	KEY_LBLEN,
+	KEY_NFLEN,
+	NR_KEYS,
+};
+
+static const char *const key_names[NR_KEYS] = {
+	[KEY_BEHAVIOR]	= "behavior",
+	[KEY_NH6]	= "nh6",
+	[KEY_NH4]	= "nh4",
+	[KEY_DEV]	= "dev",
+	[KEY_TABLE]	= "table",
+	[KEY_VRF]	= "vrf",
+	[KEY_SEGS]	= "segs",
+	[KEY_HMAC]	= "hmac",
+	[KEY_FLAVORS]	= "flavors",
+	[KEY_LBLEN]	= "lblen",
+	[KEY_NFLEN]	= "nflen",
+};
+
+#define K(k)		(1u << KEY_##k)
+#define KEYS_FLV	(K(FLAVORS) | K(LBLEN) | K(NFLEN))
+
+/* Per behaviour (SEG6X_BEHAVIOR_* - 1): its name and keywords. */
+static const struct {
+	const char *name;
+	unsigned int required;
+	unsigned int optional;
+} behaviors[] = {
+	{ "End",		0,		KEYS_FLV },
+	{ "End.X",		K(NH6),		K(DEV) | KEYS_FLV },
+	{ "End.T",		K(TABLE),	KEYS_FLV },
+	{ "End.DX2",		K(DEV),		0 },
+	{ "End.DX6",		K(NH6),		K(DEV) },
+	{ "End.DX4",		K(NH4),		K(DEV) },
+	{ "End.DT6",		0,		K(TABLE) | K(VRF) },
+	{ "End.DT4",		K(VRF),		0 },
+	{ "End.DT46",		K(VRF),		0 },
+	{ "End.B6.Encaps",	K(SEGS),	K(HMAC) },
+	{ "End.B6.Encaps.Red",	K(SEGS),	K(HMAC) },
+};
+
+static const char *const flavor_names[] = { "psp", "usp", "usd", "next-csid" };
+
+static const char *behavior_name(unsigned int b, char buf[11])
+{
+	return cli_name_or_number(b >= 1 && b <= ARRAY_SIZE(behaviors) ?
+				  behaviors[b - 1].name : NULL, b, buf);
+}
+
+/* SID[/LEN]: 1..128 bits, host bits cleared by the kernel. */
+static int get_sid(const char *s, struct in6_addr *prefix, uint8_t *len)
+{
+	char buf[INET6_ADDRSTRLEN + 5];
+	char *slash;
+	uint32_t l = 128;
+
+	if (strlen(s) >= sizeof(buf))
+		return usage_error("sid", "invalid SID \"%s\"", s);
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		if (parse_u32(slash + 1, 1, 128, &l))
+			return usage_error("sid", "invalid length in \"%s\" (1..128)", s);
+	}
+	if (parse_in6(buf, prefix))
+		return usage_error("sid", "invalid SID \"%s\" (an IPv6 address)", s);
+	*len = (uint8_t)l;
+	return EXIT_OK;
+}
+
+static int get_table(const char *s, uint32_t *table)
+{
+	if (!parse_table(s, table) && *table)
+		return EXIT_OK;
+	if (!isdigit((unsigned char)*s) && rt_tables_lookup(s, table) && *table)
+		return EXIT_OK;
+	return usage_error("sid",
+			   "invalid table \"%s\" (a name from rt_tables, main, local, default or 1..4294967295)",
+			   s);
+}
+
+static int get_flavors(const char *s, uint32_t *flavors)
+{
+	char buf[64], *tok, *save = NULL;
+	int i;
+
+	if (strlen(s) >= sizeof(buf) || !*s)
+		return usage_error("sid", "invalid flavors \"%s\"", s);
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		i = parse_keyword(tok, flavor_names, ARRAY_SIZE(flavor_names));
+		if (i < 0)
+			return usage_error("sid", "unknown flavor \"%s\" (psp, usp, usd, next-csid)",
+					   tok);
+		if (*flavors & (1u << i))
+			return usage_error("sid", "flavor \"%s\" given twice", tok);
+		*flavors |= 1u << i;
+	}
+	return EXIT_OK;
+}
+
+static int get_bits(const char *what, const char *s, uint8_t *out)
+{
+	uint32_t v;
+
+	if (parse_u32(s, 8, 120, &v) || v % 8)
+		return usage_error("sid", "invalid %s \"%s\" (8..120, a multiple of 8)",
+				   what, s);
+	*out = (uint8_t)v;
+	return EXIT_OK;
+}
+
+/* "count" is the one keyword without a value: take it out first. */
+static int strip_count(int argc, char **argv, char **rest, bool *count)
+{
+	int i, n = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "count") && !(n % 2)) {
+			if (*count)
+				return usage_error("sid", "\"count\" given twice");
+			*count = true;
+			continue;
+		}
+		rest[n++] = argv[i];
+	}
+	return n;
+}
+
+static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
+{
+	unsigned int given = 0, allowed, i;
+	int status, b;
+	uint32_t u;
+
+	if (!val[KEY_BEHAVIOR])
+		return usage_error("sid", "missing behavior");
+	for (b = 0; b < (int)ARRAY_SIZE(behaviors); b++)
+		if (!strcmp(val[KEY_BEHAVIOR], behaviors[b].name))
+			break;
+	if (b == (int)ARRAY_SIZE(behaviors))
+		return usage_error("sid", "unknown behavior \"%s\"", val[KEY_BEHAVIOR]);
+	s->behavior = (uint16_t)(b + 1);
+
+	for (i = KEY_NH6; i < NR_KEYS; i++)
+		if (val[i])
+			given |= 1u << i;
+	allowed = behaviors[b].required | behaviors[b].optional;
+	for (i = KEY_NH6; i < NR_KEYS; i++) {
+		if ((behaviors[b].required & (1u << i)) && !val[i])
+			return usage_error("sid", "%s needs %s", behaviors[b].name,
+					   key_names[i]);
+		if (val[i] && !(allowed & (1u << i))) {
+			if (i == KEY_FLAVORS)
+				return usage_error("sid", "flavors are for End, End.X and End.T only");
+			return usage_error("sid", "%s takes no %s", behaviors[b].name,
+					   key_names[i]);
+		}
+	}
+	if (s->behavior == SEG6X_BEHAVIOR_END_DT6 &&
+	    !!val[KEY_TABLE] == !!val[KEY_VRF])
+		return usage_error("sid", "End.DT6 needs table or vrf (one of them)");
+
+	if (val[KEY_NH6]) {
+		if (parse_in6(val[KEY_NH6], &s->nh6))
+			return usage_error("sid", "invalid nh6 \"%s\"", val[KEY_NH6]);
+		s->attrs |= CTL_SID_F(SEG6X_SID_NH6);
+	}
+	if (val[KEY_NH4]) {
+		if (inet_pton(AF_INET, val[KEY_NH4], &s->nh4) != 1)
+			return usage_error("sid", "invalid nh4 \"%s\"", val[KEY_NH4]);
+		s->attrs |= CTL_SID_F(SEG6X_SID_NH4);
+	}
+	if (val[KEY_TABLE]) {
+		status = get_table(val[KEY_TABLE], &s->table);
+		if (status)
+			return status;
+		s->attrs |= CTL_SID_F(SEG6X_SID_TABLE);
+	}
+	if (val[KEY_HMAC]) {
+		status = cli_u32("sid", "hmac KEYID", val[KEY_HMAC], 1,
+				 UINT32_MAX, &u);
+		if (status)
+			return status;
+		s->hmac = u;
+		s->attrs |= CTL_SID_F(SEG6X_SID_HMAC_KEYID);
+	}
+	if (val[KEY_SEGS]) {
+		size_t max = val[KEY_HMAC] ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
+		int err = parse_segs(val[KEY_SEGS], s->segs, SEG6X_MAX_SEGS,
+				     &s->nsegs);
+
+		if (err == -E2BIG || (!err && s->nsegs > max))
+			return usage_error("sid", "too many segments (at most %zu%s)",
+					   max, val[KEY_HMAC] ? " with hmac" : "");
+		if (err)
+			return usage_error("sid", "invalid segment list \"%s\"",
+					   val[KEY_SEGS]);
+		s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
+		/* The reduced SRH of one segment is no SRH: nothing to sign. */
+		if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
+		    s->nsegs == 1 && val[KEY_HMAC])
+			return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
+	}
+	if (val[KEY_FLAVORS]) {
+		status = get_flavors(val[KEY_FLAVORS], &s->flavors);
+		if (status)
+			return status;
+		s->attrs |= CTL_SID_F(SEG6X_SID_FLAVORS);
+	}
+	if ((val[KEY_LBLEN] || val[KEY_NFLEN]) &&
+	    !(s->flavors & SEG6X_FLV_NEXT_CSID))
+		return usage_error("sid", "lblen and nflen go with the next-csid flavor");
+	if (val[KEY_LBLEN]) {
+		status = get_bits("lblen", val[KEY_LBLEN], &s->lblen);
+		if (status)
+			return status;
+		s->attrs |= CTL_SID_F(SEG6X_SID_LBLEN);
+	}
+	if (val[KEY_NFLEN]) {
+		status = get_bits("nflen", val[KEY_NFLEN], &s->nflen);
+		if (status)
+			return status;
+		s->attrs |= CTL_SID_F(SEG6X_SID_NFLEN);
+	}
+	return EXIT_OK;
+}
+
+static int sid_add(int argc, char **argv, bool replace)
+{
+	const char *val[NR_KEYS] = { NULL };
+	struct ctl_sid s = { 0 };
+	char *rest[64];
+	int n, status;
+
+	if (argc < 1)
+		return usage_error("sid", "missing SID");
+	if (argc > (int)ARRAY_SIZE(rest))
+		return usage_error("sid", "too many arguments");
+	status = get_sid(argv[0], &s.prefix, &s.len);
+	if (status)
+		return status;
+	n = strip_count(argc - 1, argv + 1, rest, &s.count);
+	if (n < 0)
+		return -n;
+	if (s.count)
+		s.attrs |= CTL_SID_F(SEG6X_SID_COUNT);
+	status = cli_keys("sid", n, rest, key_names, NR_KEYS,
+			  (1u << NR_KEYS) - 1, val);
+	if (!status)
+		status = parse_args(val, &s);
+	/* Devices last: a usage error wins over a missing device. */
+	if (!status && val[KEY_DEV]) {
+		status = cli_ifindex(val[KEY_DEV], &s.oif);
+		s.attrs |= CTL_SID_F(SEG6X_SID_OIF);
+	}
+	if (!status && val[KEY_VRF]) {
+		status = cli_ifindex(val[KEY_VRF], &s.vrf);
+		s.attrs |= CTL_SID_F(SEG6X_SID_VRF);
+	}
+	return status ? status : ctl_sid_set(&s, replace);
+}
+
+static int sid_create(int argc, char **argv)
+{
+	return sid_add(argc, argv, false);
+}
+
+static int sid_replace(int argc, char **argv)
+{
+	return sid_add(argc, argv, true);
+}
+
+static int sid_del(int argc, char **argv)
+{
+	struct in6_addr prefix;
+	uint8_t len;
+	int status;
+
+	if (argc < 1)
+		return usage_error("sid", "missing SID");
+	if (argc > 1)
+		return usage_error("sid", "too many arguments");
+	status = get_sid(argv[0], &prefix, &len);
+	return status ? status : ctl_sid_del(&prefix, len);
+}
+
+static void print_text(const struct ctl_sid *s, bool counters)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
+	size_t i;
+	int f;
+
+	printf("%s/%u behavior %s", inet_ntop(AF_INET6, &s->prefix, addr,
+					     sizeof(addr)),
+	       s->len, behavior_name(s->behavior, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
+		printf(" nh6 %s", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
+		printf(" nh4 %s", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
+		printf(" dev %s", cli_ifname(s->oif, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
+		printf(" table %u", s->table);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
+		printf(" vrf %s", cli_ifname(s->vrf, ifname));
+	for (i = 0; i < s->nsegs; i++)
+		printf("%s%s", i ? "," : " segs ",
+		       inet_ntop(AF_INET6, &s->segs[i], addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
+		printf(" hmac %u", s->hmac);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) {
+		const char *sep = " flavors ";
+
+		for (f = 0; f < 32; f++) {
+			if (!(s->flavors & (1u << f)))
+				continue;
+			if (f < (int)ARRAY_SIZE(flavor_names))
+				printf("%s%s", sep, flavor_names[f]);
+			else
+				printf("%s%u", sep, 1u << f);
+			sep = ",";
+		}
+	}
+	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
+		printf(" lblen %u", s->lblen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
+		printf(" nflen %u", s->nflen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
+		printf(" count");
+	if (counters && s->has_counters)
+		printf(" packets %llu bytes %llu errors %llu",
+		       (unsigned long long)s->packets,
+		       (unsigned long long)s->bytes,
+		       (unsigned long long)s->errors);
+	printf("\n");
+}
+
+static void print_json(struct json_writer *jw, const struct ctl_sid *s)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
+	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t i;
+	int f;
+
+	snprintf(sid, sizeof(sid), "%s/%u",
+		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
+	json_open_object(jw, NULL);
+	json_string(jw, "sid", sid);
+	json_string(jw, "behavior", behavior_name(s->behavior, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
+		json_string(jw, "nh6", inet_ntop(AF_INET6, &s->nh6, addr,
+						 sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
+		json_string(jw, "nh4", inet_ntop(AF_INET, &s->nh4, addr,
+						 sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
+		json_string(jw, "dev", cli_ifname(s->oif, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
+		json_uint(jw, "table", s->table);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
+		json_string(jw, "vrf", cli_ifname(s->vrf, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
+		json_open_array(jw, "segs");
+		for (i = 0; i < s->nsegs; i++)
+			json_string(jw, NULL, inet_ntop(AF_INET6, &s->segs[i],
+							addr, sizeof(addr)));
+		json_close_array(jw);
+	}
+	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
+		json_uint(jw, "hmac", s->hmac);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) {
+		json_open_array(jw, "flavors");
+		for (f = 0; f < 32; f++) {
+			if (!(s->flavors & (1u << f)))
+				continue;
+			if (f < (int)ARRAY_SIZE(flavor_names))
+				json_string(jw, NULL, flavor_names[f]);
+			else
+				json_uint(jw, NULL, 1u << f);
+		}
+		json_close_array(jw);
+	}
+	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
+		json_uint(jw, "lblen", s->lblen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
+		json_uint(jw, "nflen", s->nflen);
+	if (s->has_counters) {
+		json_uint(jw, "packets", s->packets);
+		json_uint(jw, "bytes", s->bytes);
+		json_uint(jw, "errors", s->errors);
+	}
+	json_close_object(jw);
+}
+
+static void print_sid(struct json_writer *jw, const void *item)
+{
+	if (jw)
+		print_json(jw, item);
+	else
+		print_text(item, true);
+}
+
+static int sid_show(int argc, char **argv)
+{
+	struct ctl_sid *sids, one;
+	struct in6_addr prefix;
+	size_t n;
+	uint8_t len;
+	int status;
+
+	if (argc > 1)
+		return usage_error("sid", "too many arguments");
+	if (argc == 1) {
+		status = get_sid(argv[0], &prefix, &len);
+		if (!status)
+			status = ctl_sid_get(&prefix, len, &one);
+		if (!status)
+			cli_print_list(&one, 1, sizeof(one), print_sid);
+		return status;
+	}
+	status = ctl_sid_list(&sids, &n);
+	if (status)
+		return status;
+	cli_print_list(sids, n, sizeof(*sids), print_sid);
+	free(sids);
+	return EXIT_OK;
+}
+
+static int sid_flush(int argc, char **argv)
+{
+	(void)argv;
+	if (argc)
+		return usage_error("sid", "too many arguments");
+	return ctl_sid_flush();
+}
+
+/* The text form is the syntax of add; replace makes it idempotent. */
+int sid_save(void)
+{
+	struct ctl_sid *sids;
+	size_t i, n;
+	int status = ctl_sid_list(&sids, &n);
+
+	for (i = 0; !status && i < n; i++) {
+		printf("sid replace ");
+		print_text(&sids[i], false);
+	}
+	if (!status)
+		free(sids);
+	return status;
+}
+
+/* The first is what "seg6ctl sid" alone does. */
+static const struct cli_cmd sid_cmds[] = {
+	CLI_SHOW(sid_show, "list the local SIDs"),
+	{ "add", sid_create, "add a SID", NULL },
+	{ "replace", sid_replace, "add a SID or replace one", NULL },
+	{ "del", sid_del, "delete a SID", NULL },
+	{ "delete", sid_del, NULL, NULL },
+	{ "flush", sid_flush, "delete every SID", NULL },
+	CLI_HELP,
+	CLI_END,
+};
+
+const struct cli_object sid_object = { "sid", usage, sid_cmds };
