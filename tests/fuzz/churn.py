@@ -349,6 +349,15 @@ class Churn:
     def run(self):
         t0 = time.monotonic()
         base = len(sh(["dmesg"]).stdout.splitlines())
+        # seg6x routes elsewhere (left over by an earlier test) would keep
+        # the module loaded whatever this test does
+        if os.path.exists("/sys/module/seg6x") and \
+                subprocess.run(["modprobe", "-r", "seg6x"],
+                               capture_output=True).returncode:
+            self.fail(f"seg6x is in use before the churn (refcnt "
+                      f"{refcnt()}; named namespaces: "
+                      f"{os.listdir('/run/netns')}): the unload check "
+                      "at the end would mean nothing")
         self.setup()
         for f in self.flows:
             f.start()

@@ -687,4 +687,9 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        if "--child" not in sys.argv:
+            # its seg6x routes would keep the module from unloading
+            sh(["ip", "netns", "del", NS], check=False)

@@ -692,15 +692,18 @@ class Fuzzer:
             # the rounding remainder goes to the first phase
             plan[0] = (plan[0][0], plan[0][1] + left -
                        sum(c for _, c in plan))
-        for name, cnt in plan:
-            self.run_phase(name, cnt)
+        try:
+            for name, cnt in plan:
+                self.run_phase(name, cnt)
+            s1, s2 = self.g1.stats(), self.g2.stats()
+        finally:
+            # the routes at R1 would keep the module from unloading
+            if not self.args.keep:
+                self.c.destroy()
         lines = sh(["dmesg"]).stdout.splitlines()[base:]
         splats = [ln for ln in lines if BAD.search(ln)]
         if splats:
             self.fail("dmesg", None, "kernel log:\n" + "\n".join(splats[:40]))
-        s1, s2 = self.g1.stats(), self.g2.stats()
-        if not self.args.keep:
-            self.c.destroy()
         dt = time.monotonic() - t0
         res = "PASS" if not self.failures else "FAIL"
         self.log(f"fuzz_packets: seed {self.seed}: {self.sent_packets} "
