@@ -75,14 +75,17 @@ def test_inline_keeps_hop_by_hop_first(chain):
     Tap(c.ns["A"], c.iface("A", "R1")).send(frame)
     got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("dst") == b6,
                       incoming_only=True)
+    try:
+        delivered = rx.recvfrom(2048)[0] == b"hop by hop"
+    except socket.timeout:
+        delivered = False
     assert stats(c.ns["R1"])["inline"] == 1
     assert len(got) == 1
     ip = eth_ipv6(got[0])
-    # what arrives at B: Hop-by-Hop first, then the SRH
-    assert ip["nh"] == 0, f"next header {ip['nh']} (43: SRH in front " \
-        "of the Hop-by-Hop header)"
-    assert ip["payload"][0] == NH_ROUTING
-    assert rx.recvfrom(2048)[0] == b"hop by hop"
+    # what arrives at B: Hop-by-Hop first, then the SRH; and B takes it
+    assert (ip["nh"], ip["payload"][0], delivered) == (0, NH_ROUTING, True), \
+        f"at B: IPv6 next header {ip['nh']} (43: SRH in front of the " \
+        f"Hop-by-Hop header), datagram delivered: {delivered}"
 
 
 def test_short_packet_fuzz(seg6x):
