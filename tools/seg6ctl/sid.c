@@ -159,15 +159,20 @@ static int get_bits(const char *what, const char *s, uint8_t *out)
 	return EXIT_OK;
 }
 
-/* "count" is the one keyword without a value: take it out first. */
+/*
+ * "count" is the one keyword without a value: take it out first. Returns
+ * how many words are left, or -1 after a usage error.
+ */
 static int strip_count(int argc, char **argv, char **rest, bool *count)
 {
 	int i, n = 0;
 
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "count") && !(n % 2)) {
-			if (*count)
-				return usage_error("sid", "\"count\" given twice");
+			if (*count) {
+				usage_error("sid", "\"count\" given twice");
+				return -1;
+			}
 			*count = true;
 			continue;
 		}
@@ -291,7 +296,7 @@ static int sid_add(int argc, char **argv, bool replace)
 		return status;
 	n = strip_count(argc - 1, argv + 1, rest, &s.count);
 	if (n < 0)
-		return -n;
+		return EXIT_USAGE;
 	if (s.count)
 		s.attrs |= CTL_SID_F(SEG6X_SID_COUNT);
 	status = cli_keys("sid", n, rest, key_names, NR_KEYS,
