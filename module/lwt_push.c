@@ -113,34 +113,50 @@ static int seg6x_push_encap(struct net *net, struct sk_buff *skb,
 	return 0;
 }
 
-/* Inline mode: insert the SRH after the packet's IPv6 header. */
+/*
+ * Inline mode: insert the SRH after the packet's IPv6 header, or after its
+ * Hop-by-Hop header, which RFC 8200 4.1 keeps right behind the IPv6
+ * header (in front of it, the destination would find Hop-by-Hop where an
+ * upper layer belongs, and drop the packet).
+ */
 static int seg6x_push_inline(struct net *net, struct sk_buff *skb,
 			     const struct seg6x_lwt *sl, unsigned int extra)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 	unsigned int srhlen = sl->overhead;
+	unsigned int hlen = sizeof(struct ipv6hdr);	/* stays in front */
 	struct ipv6_sr_hdr *srh;
 	struct ipv6hdr *hdr;
+	u8 *nexthdr;
 	int err;
 
 	if (skb->protocol != htons(ETH_P_IPV6))
 		return -EINVAL;
+	if (ipv6_hdr(skb)->nexthdr == NEXTHDR_HOP) {
+		if (!pskb_may_pull(skb, hlen + sizeof(struct ipv6_opt_hdr)))
+			return -EINVAL;
+		hlen += ipv6_optlen((struct ipv6_opt_hdr *)(ipv6_hdr(skb) + 1));
+		if (!pskb_may_pull(skb, hlen))
+			return -EINVAL;
+	}
 	err = skb_cow_head(skb, srhlen + extra);
 	if (err)
 		return err;
 
-	skb_postpull_rcsum(skb, skb_network_header(skb), sizeof(*hdr));
+	skb_postpull_rcsum(skb, skb_network_header(skb), hlen);
 	skb_push(skb, srhlen);
-	memmove(skb->data, skb->data + srhlen, sizeof(*hdr));
+	memmove(skb->data, skb->data + srhlen, hlen);
 	skb_reset_network_header(skb);
 	skb_mac_header_rebuild(skb);
 	hdr = ipv6_hdr(skb);
+	/* Hop-by-Hop's Next Header is its first byte. */
+	nexthdr = hlen > sizeof(*hdr) ? (u8 *)(hdr + 1) : &hdr->nexthdr;
 
-	srh = (struct ipv6_sr_hdr *)(hdr + 1);
+	srh = (struct ipv6_sr_hdr *)((u8 *)hdr + hlen);
 	memcpy(srh, sl->srh, srhlen);
-	srh->nexthdr = hdr->nexthdr;
+	srh->nexthdr = *nexthdr;
+	*nexthdr = NEXTHDR_ROUTING;
 	srh->segments[0] = hdr->daddr;
-	hdr->nexthdr = NEXTHDR_ROUTING;
 	hdr->daddr = srh->segments[srh->first_segment];
 	hdr->payload_len = htons(skb->len - sizeof(*hdr));
 
@@ -150,8 +166,8 @@ static int seg6x_push_inline(struct net *net, struct sk_buff *skb,
 			return err;
 	}
 
-	skb_postpush_rcsum(skb, hdr, sizeof(*hdr) + srhlen);
-	skb_set_transport_header(skb, sizeof(*hdr));
+	skb_postpush_rcsum(skb, hdr, hlen + srhlen);
+	skb_set_transport_header(skb, hlen);
 	seg6x_stats_inc(&sn->stats, SEG6X_STAT_INLINE);
 	return 0;
 }

@@ -14,7 +14,9 @@
 #define SEG6X_SRH_TYPE		4	/* IPV6_SRCRT_TYPE_4 */
 #define SEG6X_HMAC_TLV_LEN	sizeof(struct sr6_tlv_hmac)	/* 40 */
 #define SEG6X_TLV_PAD1		0	/* RFC 8754: a single byte, no length */
-/* The seeds' Cleanup flag (draft SRH; RFC 8754 later dropped it). */
+/* The cleanup flag of the 2016 Linux SRv6 series (draft SRH; RFC 8754
+ * later dropped it).
+ */
 #define SEG6X_SRH_FLAG_CLEANUP	0x80
 
 static inline unsigned int seg6x_srh_len(const struct ipv6_sr_hdr *srh)

@@ -37,8 +37,21 @@ def load_module(*params):
     sh(["modprobe", "seg6x"] + list(params))
 
 
-def unload_module():
-    sh(["modprobe", "-r", "seg6x"])
+def unload_module(timeout=10.0):
+    """modprobe -r, retried while namespaces that a test deleted (with
+    routes that pin the module) are still being torn down: the kernel
+    dismantles them asynchronously."""
+    import time
+    end = time.monotonic() + timeout
+    while True:
+        p = subprocess.run(["modprobe", "-r", "seg6x"], capture_output=True,
+                           text=True)
+        if p.returncode == 0 or time.monotonic() > end:
+            break
+        time.sleep(0.2)
+    if p.returncode != 0:
+        raise AssertionError(f"modprobe -r seg6x -> {p.returncode}\n"
+                             f"{p.stdout}{p.stderr}")
 
 
 def module_loaded():
