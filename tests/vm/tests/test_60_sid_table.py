@@ -143,11 +143,28 @@ def test_dead_device_drops_and_counts(chain, r2):
             srh([addr6(4, "B"), s], sl=1, nh=NH_IPV6)
         frames.append(frame_to_r2(IPv6(src=A_SRC, dst=s, nh=43) /
                                   Raw(h + inner)))
+    import threading
     from lib.netns import Tap
     tap = Tap(c.ns["R1"], c.iface("R1", "R2"))
-    for f in frames:
-        tap.send(f)
-    ip_batch(c.ns["R2"], ["link del dx0", "link del red"])
+    stop = threading.Event()
+
+    def blast():
+        while not stop.is_set():
+            for f in frames:
+                try:
+                    tap.send(f)
+                except BlockingIOError:
+                    time.sleep(0.001)
+    sender = threading.Thread(target=blast)
+    sender.start()
+    try:
+        time.sleep(0.3)
+        # deleted while packets keep coming
+        ip_batch(c.ns["R2"], ["link del dx0", "link del red"])
+        time.sleep(0.3)
+    finally:
+        stop.set()
+        sender.join()
     for _ in range(20):
         for f in frames:
             tap.send(f)

@@ -279,3 +279,24 @@ def test_next_csid_same_as_intree(chain, with_arg):
     assert eth_ipv6(got[0])["dst"] == ("fc00:e2:f3::" if with_arg
                                        else sid("R3"))
     assert nl.get("fc00:e2:100::/48")["sid"] == "fc00:e2:100::/48"
+
+
+def test_interface_hmac_policy_applies_to_sids(chain):
+    """require_hmac of the ingress interface: an SRH without HMAC to a
+    SID is dropped (hmac_missing) and counted as the SID's error."""
+    from conftest import ctl
+    c, m = chain, marker()
+    ctl("iface", "set", c.iface("R2", "R1"), "require_hmac", 1,
+        ns=c.ns["R2"])
+    nl = SidNl(c.ns["R2"])
+    nl.must_add(SID, "End", count=True)
+    frame, h, inner = sr_frame([sid("R3"), SID], 1, m)
+    assert emit(c, frame, ("R3", c.iface("R3", "R2")), m, timeout=1) == []
+    assert nl.get(SID)["errors"] == 1
+    assert nl.stats()["hmac_missing"] == 1
+    # without an SRH there is nothing to verify: 4.1.1 applies
+    m2 = marker()
+    got = _reply_at_r1(c, frame_to_r2(
+        IPv6(src=A_SRC, dst=SID) / ICMPv6EchoRequest(id=1, seq=1, data=m2)),
+        lambda f: m2 in f and eth_ipv6(f)["payload"][0] == 129)
+    assert len(got) == 1
