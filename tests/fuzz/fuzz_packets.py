@@ -548,8 +548,8 @@ class Fuzzer:
             i += len(batch)
             if (i // BATCH) % 100 == 0:
                 self.log(f"   {phase}: {i}/{count}")
-            if len(self.kinds) > 20:
-                break           # too many different failures: stop here
+            if len(self.failures) > 5000:
+                break           # something is badly wrong: stop here
         self.drain_capture(phase, final=True)
 
     def counters(self, phase):
