@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the seg6ctl objects that talk generic netlink (hmac,
- * iface, tunsrc, stats, info) and of ctl.c under them: from the command
+ * iface, tunsrc, stats, info, sid) and of ctl.c under them: from the command
  * line to the SEG6X messages, and from canned replies to the text and
  * JSON that seg6ctl(8) documents. The transport of ctl_nl.c is replaced
  * by fakes that keep what would have been sent.
@@ -683,6 +683,102 @@ static void test_stats(void **state)
 	assert_int_equal(run(&stats_object, "clear"), EXIT_USAGE);
 }
 
+/* seg6ctl sid: what add and replace send, usage errors, show's output. */
+static void test_sid(void **state)
+{
+	struct nlattr *tb[SEG6X_A_MAX + 1], *stb[SEG6X_SID_MAX + 1];
+	const char *const bad[] = {
+		"add fc00::1", "add fc00::1 behavior End.Y",
+		"add fc00::1 behavior End.X", "add fc00::1 behavior End table 5",
+		"add fc00::1 behavior End.DX6 nh6 fc00::2 flavors psp",
+		"add fc00::1 behavior End flavors psp,bogus",
+		"add fc00::1 behavior End lblen 32",
+		"add fc00::1 behavior End flavors next-csid lblen 12",
+		"add fc00::1 behavior End.DT6", "add fc00::1/0 behavior End",
+		"add fc00::1 behavior End count count",
+		"add fc00::1 behavior End.B6.Encaps.Red segs fc00::5 hmac 3",
+		"del", "flush now",
+	};
+	struct in6_addr a;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(run(&sid_object, "add fc00::1/64 behavior End.X nh6 "
+			     "fc00::2 flavors psp,usd count"), EXIT_OK);
+	parse_sent(0, SEG6X_CMD_SID_SET, tb);
+	assert_non_null(tb[SEG6X_A_SID]);
+	assert_int_equal(nla_parse_nested(stb, SEG6X_SID_MAX, tb[SEG6X_A_SID],
+					  NULL), 0);
+	inet_pton(AF_INET6, "fc00::1", &a);
+	assert_memory_equal(nla_data(stb[SEG6X_SID_PREFIX]), &a, sizeof(a));
+	assert_int_equal(nla_get_u8(stb[SEG6X_SID_PREFIX_LEN]), 64);
+	assert_int_equal(nla_get_u16(stb[SEG6X_SID_BEHAVIOR]),
+			 SEG6X_BEHAVIOR_END_X);
+	inet_pton(AF_INET6, "fc00::2", &a);
+	assert_memory_equal(nla_data(stb[SEG6X_SID_NH6]), &a, sizeof(a));
+	assert_int_equal(nla_get_u32(stb[SEG6X_SID_FLAVORS]),
+			 SEG6X_FLV_PSP | SEG6X_FLV_USD);
+	assert_non_null(stb[SEG6X_SID_COUNT]);
+	assert_null(stb[SEG6X_SID_REPLACE]);
+	assert_null(stb[SEG6X_SID_OIF]);
+
+	assert_int_equal(run(&sid_object, "replace fc00::1 behavior "
+			     "End.B6.Encaps.Red segs fc00::5,fc00::6"), EXIT_OK);
+	parse_sent(1, SEG6X_CMD_SID_SET, tb);
+	assert_int_equal(nla_parse_nested(stb, SEG6X_SID_MAX, tb[SEG6X_A_SID],
+					  NULL), 0);
+	assert_non_null(stb[SEG6X_SID_REPLACE]);
+	assert_int_equal(nla_get_u8(stb[SEG6X_SID_PREFIX_LEN]), 128);
+	assert_int_equal(nla_len(stb[SEG6X_SID_SEGS]), 32);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		assert_int_equal(run(&sid_object, bad[i]), EXIT_USAGE);
+	assert_int_equal(nsent, 2);	/* nothing reached the kernel */
+}
+
+static void test_sid_show(void **state)
+{
+	struct nlattr *nest, *cnt;
+	struct in6_addr a;
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	r = reply();
+	nest = nla_nest_start(r, SEG6X_A_SID);
+	inet_pton(AF_INET6, "fc00:ff::2", &a);
+	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
+	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
+	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END_T);
+	nla_put_u32(r, SEG6X_SID_TABLE, 100);
+	nla_put_u32(r, SEG6X_SID_FLAVORS, SEG6X_FLV_PSP);
+	nla_put_flag(r, SEG6X_SID_COUNT);
+	cnt = nla_nest_start(r, SEG6X_SID_COUNTERS);
+	nla_put_u64(r, SEG6X_SID_CNT_PACKETS, 12);
+	nla_put_u64(r, SEG6X_SID_CNT_BYTES, 1488);
+	nla_put_u64(r, SEG6X_SID_CNT_ERRORS, 1);
+	nla_nest_end(r, cnt);
+	nla_nest_end(r, nest);
+
+	opts.json = true;
+	out = run_output(&sid_object, "show", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_string_equal(out,
+		"[{\"sid\": \"fc00:ff::2/128\", \"behavior\": \"End.T\", "
+		"\"table\": 100, \"flavors\": [\"psp\"], \"packets\": 12, "
+		"\"bytes\": 1488, \"errors\": 1}]\n");
+	free(out);
+	parse_sent(0, SEG6X_CMD_SID_GET, (struct nlattr *[SEG6X_A_MAX + 1]){ 0 });
+	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_DUMP);
+
+	opts.json = false;
+	out = run_output(&sid_object, "show", &status);
+	assert_string_equal(out, "fc00:ff::2/128 behavior End.T table 100 "
+			    "flavors psp count packets 12 bytes 1488 errors 1\n");
+	free(out);
+}
+
 static void test_info(void **state)
 {
 	struct nl_msg *r;
@@ -817,6 +913,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_tunsrc, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_stats, teardown),
+		cmocka_unit_test_teardown(test_sid, teardown),
+		cmocka_unit_test_teardown(test_sid_show, teardown),
 		cmocka_unit_test_teardown(test_info, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_help, teardown),
