@@ -322,18 +322,40 @@ bool seg6x_next_segment_ok(const struct in6_addr *a)
 	       type != IPV6_ADDR_ANY;
 }
 
-/* End (RFC 8754 4.3.1.1, SL > 0): the next segment becomes the DA. */
-static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
+/*
+ * SL--, destination = next segment (RFC 8754 4.3.1.1, RFC 8986 4.1
+ * S14-S15), after checking its scope. The stack's route for the old
+ * destination is dropped: it is stale.
+ */
+enum seg6x_verdict seg6x_advance(struct seg6x_pkt *p)
 {
 	struct sk_buff *skb = p->skb;
 	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
 	struct ipv6hdr *ip6h = ipv6_hdr(skb);
-	bool cleanup, no_route;
 
 	if (!seg6x_next_segment_ok(&srh->segments[srh->segments_left - 1])) {
 		p->silent = true;
 		return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
 	}
+	seg6x_csum_sub(skb, &srh->segments_left, 1);
+	srh->segments_left--;
+	seg6x_csum_add(skb, &srh->segments_left, 1);
+
+	seg6x_csum_sub(skb, &ip6h->daddr, sizeof(ip6h->daddr));
+	ip6h->daddr = srh->segments[srh->segments_left];
+	seg6x_csum_add(skb, &ip6h->daddr, sizeof(ip6h->daddr));
+	skb_dst_drop(skb);
+	return SEG6X_GO;
+}
+
+/* End (RFC 8754 4.3.1.1, SL > 0): the next segment becomes the DA. */
+static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
+{
+	struct sk_buff *skb = p->skb;
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+	struct ipv6hdr *ip6h;
+	enum seg6x_verdict v;
+	bool cleanup, no_route;
 
 	/*
 	 * The 2016 series' cleanup flag: the penultimate endpoint of an
@@ -346,20 +368,13 @@ static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 		  (srh->flags & SEG6X_SRH_FLAG_CLEANUP) && p->authenticated &&
 		  srh->nexthdr != NEXTHDR_IPV6 && srh->nexthdr != NEXTHDR_IPV4;
 
-	seg6x_csum_sub(skb, &srh->segments_left, 1);
-	srh->segments_left--;
-	seg6x_csum_add(skb, &srh->segments_left, 1);
-
-	seg6x_csum_sub(skb, &ip6h->daddr, sizeof(ip6h->daddr));
-	ip6h->daddr = srh->segments[srh->segments_left];
-	seg6x_csum_add(skb, &ip6h->daddr, sizeof(ip6h->daddr));
-
+	v = seg6x_advance(p);
+	if (v != SEG6X_GO)
+		return v;
 	if (cleanup)
 		seg6x_srh_pop(p);
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_END);
 
-	/* The route the stack had for the old destination is stale. */
-	skb_dst_drop(skb);
 	if (!seg6x_is_local(p, &no_route)) {
 		/* Forwarded; ip6_forward() counts the hop. An unroutable
 		 * one gets the stack's ICMPv6 error.
@@ -387,8 +402,11 @@ static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 	return cleanup ? SEG6X_PASS : SEG6X_AGAIN;
 }
 
-/* Steps 2-4 on one SRH. */
-static enum seg6x_verdict seg6x_process(struct seg6x_pkt *p)
+/*
+ * Validate the SRH, apply the HMAC policy, and make the headers writable
+ * for what follows: the checks every behaviour that receives an SRH runs.
+ */
+enum seg6x_verdict seg6x_srh_checks(struct seg6x_pkt *p)
 {
 	enum seg6x_verdict v;
 
@@ -398,12 +416,20 @@ static enum seg6x_verdict seg6x_process(struct seg6x_pkt *p)
 	v = seg6x_verify(p);
 	if (v != SEG6X_GO)
 		return v;
-
-	/* Everything below writes the headers: unshare them. */
 	if (skb_ensure_writable(p->skb, p->srh_off + p->srh_len)) {
 		p->silent = true;
 		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
 	}
+	return SEG6X_GO;
+}
+
+/* Steps 2-4 on one SRH. */
+static enum seg6x_verdict seg6x_process(struct seg6x_pkt *p)
+{
+	enum seg6x_verdict v = seg6x_srh_checks(p);
+
+	if (v != SEG6X_GO)
+		return v;
 	if (seg6x_pkt_srh(p)->segments_left == 0)
 		return seg6x_final(p);
 	return seg6x_end(p);

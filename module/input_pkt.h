@@ -61,6 +61,8 @@ void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len);
 bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route);
 enum seg6x_verdict seg6x_validate(struct seg6x_pkt *p);
 enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p);
+enum seg6x_verdict seg6x_srh_checks(struct seg6x_pkt *p);
+enum seg6x_verdict seg6x_advance(struct seg6x_pkt *p);
 void seg6x_srh_pop(struct seg6x_pkt *p);
 enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p, unsigned int inner_off,
 			       u8 proto);

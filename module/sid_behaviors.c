@@ -178,28 +178,6 @@ static enum seg6x_verdict seg6x_sid_upper(struct seg6x_pkt *p,
 	return seg6x_sid_fail(p, false);
 }
 
-/* SL--, destination = next segment (RFC 8986 4.1 S14-S15). */
-static enum seg6x_verdict seg6x_sid_advance(struct seg6x_pkt *p)
-{
-	struct sk_buff *skb = p->skb;
-	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
-	struct ipv6hdr *ip6h = ipv6_hdr(skb);
-
-	if (!seg6x_next_segment_ok(&srh->segments[srh->segments_left - 1])) {
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_BAD_SRH);
-	}
-	seg6x_csum_sub(skb, &srh->segments_left, 1);
-	srh->segments_left--;
-	seg6x_csum_add(skb, &srh->segments_left, 1);
-
-	seg6x_csum_sub(skb, &ip6h->daddr, sizeof(ip6h->daddr));
-	ip6h->daddr = srh->segments[srh->segments_left];
-	seg6x_csum_add(skb, &ip6h->daddr, sizeof(ip6h->daddr));
-	skb_dst_drop(skb);
-	return SEG6X_GO;
-}
-
 /* Where End, End.X and End.T send the packet once its DA changed. */
 static enum seg6x_verdict seg6x_sid_forward(struct seg6x_pkt *p,
 					    const struct seg6x_sid *sid)
@@ -255,7 +233,7 @@ static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
 	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
 		return seg6x_sid_upper(p, sid);
 
-	v = seg6x_sid_advance(p);
+	v = seg6x_advance(p);
 	if (v != SEG6X_GO)
 		return v;
 	/* PSP (4.16.1): the penultimate SID removes the SRH. */
@@ -286,7 +264,7 @@ static enum seg6x_verdict seg6x_sid_b6(struct seg6x_pkt *p,
 
 	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
 		return seg6x_sid_upper(p, sid);
-	v = seg6x_sid_advance(p);
+	v = seg6x_advance(p);
 	if (v != SEG6X_GO)
 		return v;
 
@@ -578,16 +556,9 @@ static enum seg6x_verdict seg6x_sid_run(struct seg6x_pkt *p,
 		 * apply to every behaviour that receives an SRH.
 		 */
 		seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
-		v = seg6x_validate(p);
+		v = seg6x_srh_checks(p);
 		if (v != SEG6X_GO)
 			return v;
-		v = seg6x_verify(p);
-		if (v != SEG6X_GO)
-			return v;
-		if (skb_ensure_writable(p->skb, p->srh_off + p->srh_len)) {
-			p->silent = true;
-			return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
-		}
 	} else if (skb_ensure_writable(p->skb, sizeof(struct ipv6hdr))) {
 		p->silent = true;
 		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
