@@ -10,6 +10,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from lib.netns import sh  # noqa: E402
 from lib.topo import Chain  # noqa: E402
+from lib.timing import scaled  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
@@ -42,7 +43,7 @@ def unload_module(timeout=10.0):
     routes that pin the module) are still being torn down: the kernel
     dismantles them asynchronously."""
     import time
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     while True:
         p = subprocess.run(["modprobe", "-r", "seg6x"], capture_output=True,
                            text=True)
@@ -87,7 +88,7 @@ def enable(c, *nodes, hmac=None):
 def wait_until(cond, timeout=3.0, step=0.05):
     """Poll cond() until true (packets are processed asynchronously)."""
     import time
-    end = time.monotonic() + timeout
+    end = time.monotonic() + scaled(timeout)
     while True:
         v = cond()
         if v or time.monotonic() > end:

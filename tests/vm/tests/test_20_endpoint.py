@@ -13,6 +13,7 @@ from lib.netns import Tap, ip_batch, read_sysctl, udp_socket
 from lib.srv6 import (NH_IPV4, NH_IPV6, NH_ROUTING, NH_UDP,
                       eth_ipv6, parse_srh, srh)
 from lib.topo import addr4, addr6, mac, sid
+from lib.timing import scaled
 
 A_SRC = addr6(1, "A")
 B6 = addr6(4, "B")
@@ -247,7 +248,7 @@ def test_malformed_srh_dropped(sr, case):
     assert stats(c.ns["R2"])["drop"]["bad_srh"] == 3
     # the node still works
     good = srh([sid("R3"), sid("R2")], sl=1, nh=NH_IPV6)
-    rx.settimeout(3)
+    rx.settimeout(scaled(3))
     a.send(frame_from_a(sid("R2"), good + inner))
     assert rx.recvfrom(2048)[0] == b"bad"
 

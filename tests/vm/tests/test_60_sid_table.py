@@ -3,17 +3,16 @@
 delete, dump, flush), the kernel's validation with extended ack, and
 devices going away under a SID."""
 import errno
-import socket
 import time
 
 import pytest
 from scapy.all import IPv6, Raw
 
-from conftest import ctl
-from lib.netns import inside, ip_batch
+from lib.netns import ip_batch
 from lib.sidnl import SidNl, extack_msg, ifindex
-from lib.sidtest import A_SRC, SID, emit, frame_to_r2, marker, udp6
+from lib.sidtest import A_SRC, SID, frame_to_r2, marker, udp6
 from lib.srv6 import NH_IPV6, srh
+from lib.timing import scaled
 from lib.topo import addr6, sid
 
 
@@ -158,17 +157,17 @@ def test_dead_device_drops_and_counts(chain, r2):
     sender = threading.Thread(target=blast)
     sender.start()
     try:
-        time.sleep(0.3)
+        time.sleep(scaled(0.3))
         # deleted while packets keep coming
         ip_batch(c.ns["R2"], ["link del dx0", "link del red"])
-        time.sleep(0.3)
+        time.sleep(scaled(0.3))
     finally:
         stop.set()
         sender.join()
     for _ in range(20):
         for f in frames:
             tap.send(f)
-    time.sleep(0.5)
+    time.sleep(scaled(0.5))
     got = {s["sid"]: s for s in r2.show()}
     for s in (SID, "fc00:e2::101", "fc00:e2::102"):
         e = got[s + "/128"]

@@ -12,6 +12,7 @@ from lib.sidnl import SidNl, ifindex
 from lib.sidtest import (A_SRC, SID, compare, emit, frame_to_r2, marker,
                          udp6)
 from lib.srv6 import NH_IPV4, NH_IPV6, NH_ROUTING, eth_ipv6, srh
+from lib.timing import scaled
 from lib.topo import addr4, addr6, mac, sid
 
 B6 = addr6(4, "B")
@@ -65,7 +66,7 @@ def test_dx6_refuses_sl_not_zero_and_wrong_payload(chain):
     assert icmp[:2] == b"\x04\x00" and icmp[4:8] == b"\0\0\0\x2b"
     tap.send(encap(udp4(addr4(4, "B"), marker()), NH_IPV4))
     import time
-    time.sleep(0.3)
+    time.sleep(scaled(0.3))
     assert nl.get(SID)["errors"] == 2
     assert nl.stats()["drop_sid"] == 2
 
@@ -180,7 +181,7 @@ def test_dt46_refuses_other_payloads(chain):
     tap = Tap(c.ns["R1"], c.iface("R1", "R2"))
     tap.send(encap(udp6(A_SRC, "fc00:99::7", marker()), NH_IPV6))
     import time
-    time.sleep(0.3)
+    time.sleep(scaled(0.3))
     assert nl.get(SID)["errors"] == 1
 
 

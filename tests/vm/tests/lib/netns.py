@@ -13,6 +13,8 @@ import socket
 import subprocess
 import time
 
+from lib.timing import scaled
+
 _libc = ctypes.CDLL(None, use_errno=True)
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
@@ -92,7 +94,7 @@ class Tap:
 
     def frames(self, timeout=3.0, incoming_only=False):
         """Yield raw frames until `timeout` passes without a match."""
-        end = time.monotonic() + timeout
+        end = time.monotonic() + scaled(timeout)
         while True:
             left = end - time.monotonic()
             if left <= 0:
@@ -123,5 +125,5 @@ def udp_socket(ns, family, addr, port):
     with inside(ns):
         s = socket.socket(family, socket.SOCK_DGRAM)
         s.bind((addr, port))
-    s.settimeout(3.0)
+    s.settimeout(scaled(3.0))
     return s

@@ -11,6 +11,8 @@ import select
 import socket
 import struct
 
+from lib.timing import scaled
+
 NETLINK_ROUTE = 0
 NETLINK_GENERIC = 16
 
@@ -128,6 +130,7 @@ class Netlink:
     answer to it (matched by sequence number)."""
 
     def __init__(self, proto, timeout=2.0):
+        timeout = scaled(timeout)
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, proto)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
         try:
