@@ -8,11 +8,14 @@ import struct
 import pytest
 from scapy.all import ICMPv6EchoRequest, IPv6, Raw
 
+from conftest import ctl
+
 from lib.netns import Tap, ip_batch
 from lib.sidnl import SidNl, ifindex
 from lib.sidtest import (A_SRC, SID, compare, emit, frame_to_r2, intree,
                          intree_del, marker, udp6)
 from lib.srv6 import NH_ICMP6, NH_IPV6, NH_ROUTING, eth_ipv6, parse_srh, srh
+from lib.timing import scaled
 from lib.topo import addr6, sid
 
 B6 = addr6(4, "B")
@@ -61,6 +64,35 @@ def test_end_x_same_as_intree(chain):
     nl.must_add(SID, "End.X", nh6=addr6(3, "R3"), oif=oif, replace=True)
     assert emit(c, frame, ("R3", c.iface("R3", "R2")), m) == ref
     assert nl.stats()["sid_end_x"] == 2
+
+
+def test_sid_shadows_intree_route_until_flushed(chain):
+    """A seg6x SID takes the packets of an in-tree seg6local route of the
+    same prefix; once `seg6ctl sid flush` removed it, the route gets them
+    again (nothing of seg6x's is left in the way)."""
+    c = chain
+    r2 = c.ns["R2"]
+    intree(c, f"{SID}/128 encap seg6local action End.X nh6 "
+              f"{addr6(1, 'R1')} dev {c.iface('R2', 'R1')}")
+    try:
+        ctl("sid", "add", SID, "behavior", "End.X", "nh6", addr6(3, "R3"),
+            ns=r2)
+        m = marker()
+        frame, h, inner = sr_frame([FAR, SID], 1, m)
+        assert len(emit(c, frame, ("R3", c.iface("R3", "R2")), m)) == 1
+        ctl("sid", "flush", ns=r2)
+        assert ctl("sid", "show", ns=r2, js=True) == []
+        m = marker()
+        frame, h, inner = sr_frame([FAR, SID], 1, m)
+        # the in-tree End.X sends it back out towards R1
+        tap = Tap(c.ns["R1"], c.iface("R1", "R2"))
+        Tap(c.ns["R1"], c.iface("R1", "R2")).send(frame)
+        got = tap.collect(lambda f: m in f, incoming_only=True)
+        tap.close()
+        assert len(got) == 1
+        check_end(got[0], h, inner, FAR)
+    finally:
+        intree_del(c, f"{SID}/128")
 
 
 def test_end_t_same_as_intree(chain):
@@ -252,7 +284,7 @@ def test_counters_exact(chain):
     for i in range(3):      # upper layer other than ICMPv6: errors
         tap.send(frame_to_r2(udp6(A_SRC, SID, marker())))
     import time
-    time.sleep(0.5)
+    time.sleep(scaled(0.5))
     e = nl.get(SID)
     assert (e["packets"], e["bytes"], e["errors"]) == (7, total, 3)
 
