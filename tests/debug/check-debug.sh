@@ -13,7 +13,10 @@
 #      lockdep, RCU, BUG/WARNING/Oops, refcount, kmemleak) in the guest
 # Arguments go to pytest (e.g. -k endpoint). Prints a summary; exits
 # non-zero on any failure. Environment: SEG6X_DEBUG_TIMEOUT (VM timeout,
-# s, default 7200), SEG6X_VM_MEM (MiB, default 3072 here), SEG6X_DEBUG_CACHE.
+# s, default 7200), SEG6X_VM_MEM (MiB, default 3072 here), SEG6X_DEBUG_CACHE,
+# SEG6X_DEBUG_FUZZ=0 (the suite and kmemleak only: a partial run, said so),
+# SEG6X_FUZZ_PACKETS/_MESSAGES/_CHURN/_SEED (tests/fuzz/run-all.sh),
+# SEG6X_TIME_FACTOR (the suite's waits, default 4 here).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
@@ -92,7 +95,7 @@ if [ $fail = 0 ]; then
 	[ "$st" = 0 ] || fail=1
 	fz=$(cat "$out/fuzz.status" 2>/dev/null || echo "no status")
 	case $fz in
-	skipped) summary+=("fuzz/churn: skipped (no tests/fuzz/run-all.sh)") ;;
+	skipped) summary+=("fuzz/churn: SKIPPED (SEG6X_DEBUG_FUZZ=0 or no tests/fuzz/run-all.sh): a partial run") ;;
 	0) summary+=("fuzz/churn: passed") ;;
 	*) summary+=("fuzz/churn: FAILED (exit $fz)"); fail=1 ;;
 	esac
