@@ -429,6 +429,10 @@ class Runner:
         self.slot = self.g.info()["lwt_type"]
         self.ifidx = [i for i in (ifindex("lo"), ifindex("d0"),
                                   ifindex("d1")) if i]
+        # every device of the namespace (the Runner is made in it): the
+        # iface dump lists them all, including those the kernel makes in
+        # each namespace (sit0 where SIT is built in)
+        self.all_ifidx = sorted(i for i, _ in socket.if_nameindex())
         self.failures = []
         self.sent = 0
         self.acked0 = 0
@@ -440,7 +444,7 @@ class Runner:
         print("FAIL", self.part, why, flush=True)
 
     def existing(self):
-        return [i for i in self.ifidx]
+        return list(self.all_ifidx)
 
     def run(self):
         r = random.Random(f"{self.seed}:{self.part}")

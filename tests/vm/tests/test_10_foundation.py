@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """Module loads from DKMS, parameters, INFO, tunsrc, namespaces."""
+import json
 import os
 import subprocess
 
@@ -171,7 +172,12 @@ def test_iface_set_show(seg6x):
     try:
         sh(["ip", "-n", "ifx", "link", "add", "d0", "type", "dummy"])
         d = ctl("iface", "show", ns="ifx", js=True)
-        assert [e["ifname"] for e in d] == ["default", "lo", "d0"]
+        # every device, by ifindex: lo, those a kernel creates in each
+        # namespace (sit0 where SIT is built in), d0
+        links = json.loads(sh(["ip", "-n", "ifx", "-j", "link"]).stdout)
+        devs = [e["ifname"] for e in sorted(links, key=lambda e: e["ifindex"])]
+        assert devs[0] == "lo" and devs[-1] == "d0"
+        assert [e["ifname"] for e in d] == ["default"] + devs
         ctl("iface", "set", "d0", "seg6_enabled", "1", ns="ifx")
         ctl("iface", "set", "default", "require_hmac", "1", ns="ifx")
         d = {e["ifname"]: e for e in ctl("iface", "show", ns="ifx", js=True)}
