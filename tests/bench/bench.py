@@ -66,6 +66,10 @@ D2, D2_NET = "fc00:d2::1", "fc00:d2::/64"
 TRANSIT, TRANSIT_NET = "fc00:d3::1", "fc00:d3::/64"
 R1_SEGS = "fc00:e1::1,fc00:e1::2"
 R2_SID = "fc00:ff::2"
+# Local SIDs of R2 (RFC 8986): routes, not addresses, so that an in-tree
+# seg6local route of the prefix is reached (a local address would win).
+X_SID = "fc00:ff::10"        # End.X to R2's sink
+DT6_SID = "fc00:ff::16"      # End.DT6 into the main table
 
 
 def gen_dev(k, cpu):
@@ -166,6 +170,25 @@ def srh_pedit(first):
            "action", "pedit", *keys)
 
 
+def encap_pedit(outer_dst):
+    """tc pedit that makes pktgen's IPv6/UDP packets to `outer_dst` an
+    IPv6-in-IPv6 packet without SRH (reduced encapsulation, as for End.DT6
+    with one segment): the outer next header becomes 41 and an inner IPv6
+    header to D2 takes the place of UDP and pktgen's header; the inner
+    payload is the 6 bytes left (next header 59)."""
+    inner = [0x60000000,        # version 6
+             0x00063B40]        # payload length 6, next header 59, hlim 64
+    for a in ("fc00:2::99", D2):
+        b = ipaddress.IPv6Address(a).packed
+        inner += [int.from_bytes(b[i:i + 4], "big") for i in (0, 4, 8, 12)]
+    keys = ["munge", "offset", "6", "u8", "set", "41"]
+    for i, w in enumerate(inner):
+        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
+    for c in GEN_CPUS:
+        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
+           "action", "pedit", *keys)
+
+
 def srh_pedit_del():
     for c in GEN_CPUS:
         tc("filter", "del", "dev", gen_dev(2, c), "egress")
@@ -232,7 +255,29 @@ def r2_seg6x(on):
     ctl("iface", "set", "default", "seg6_enabled", int(on), ns="R2")
 
 
+def r2_seg6local(sid, action):
+    """An in-tree seg6local route of R2 (the pedit is the caller's)."""
+    return (lambda: ip("R2", f"route add {sid}/128 encap seg6local "
+                       f"action {action} dev r2-out"),
+            lambda: ip("R2", f"route del {sid}/128"))
+
+
+def r2_sid(sid, behavior):
+    """A seg6x local SID of R2."""
+    return (lambda: ctl("sid", "add", sid, "behavior", *behavior.split(),
+                        ns="R2"),
+            lambda: ctl("sid", "flush", ns="R2"))
+
+
+def on_r2(pedit, route):
+    """Case setup/teardown: the generators' pedit, then R2's route/SID."""
+    setup, teardown = route
+    return (lambda: (pedit(), setup()),
+            lambda: (srh_pedit_del(), teardown()))
+
+
 def cases():
+    NH2 = "fc00:20::2"           # R2's next hop on its sink
     fwd = "via fc00:10::2 dev r1-out"
     encap = f"encap seg6 mode encap segs {R1_SEGS}"
     # what encapsulation adds: outer IPv6 header, SRH with 2 segments;
@@ -263,6 +308,23 @@ def cases():
         Case("seg6x-end", "R2", "seg6x End (seg6_enabled 1)",
              lambda: (srh_pedit(R2_SID), r2_seg6x(True)),
              lambda: (srh_pedit_del(), r2_seg6x(False))),
+        Case("seg6local-endx", "R2", "in-tree seg6local End.X",
+             *on_r2(lambda: srh_pedit(X_SID),
+                    r2_seg6local(X_SID, f"End.X nh6 {NH2}")),
+             dst6=X_SID),
+        Case("seg6x-endx", "R2", "seg6x SID End.X",
+             *on_r2(lambda: srh_pedit(X_SID),
+                    r2_sid(X_SID, f"End.X nh6 {NH2} dev r2-out")),
+             dst6=X_SID),
+        # End.DT6 takes the outer header off: 40 bytes less come out
+        Case("seg6local-enddt6", "R2", "in-tree seg6local End.DT6 table 254",
+             *on_r2(lambda: encap_pedit(DT6_SID),
+                    r2_seg6local(DT6_SID, "End.DT6 table 254")),
+             dst6=DT6_SID, out_bytes=PKT_SIZE - 40),
+        Case("seg6x-enddt6", "R2", "seg6x SID End.DT6 table 254",
+             *on_r2(lambda: encap_pedit(DT6_SID),
+                    r2_sid(DT6_SID, "End.DT6 table 254")),
+             dst6=DT6_SID, out_bytes=PKT_SIZE - 40),
     ]
 
 
