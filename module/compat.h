@@ -83,4 +83,25 @@ static inline struct net_device *seg6x_netdev_from(struct net *net,
 }
 #endif
 
+/*
+ * br_netfilter runs the IPv6 PRE_ROUTING hooks on bridged frames with the
+ * bridge as their device, and marks a frame for another host's MAC
+ * PACKET_HOST while they run (pkt_otherhost remembers the truth). Without
+ * br_netfilter in the kernel, no bridged frame reaches these hooks.
+ */
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+#include <linux/netfilter_bridge.h>
+static inline bool seg6x_skb_bridged_otherhost(const struct sk_buff *skb)
+{
+	const struct nf_bridge_info *nb = nf_bridge_info_get(skb);
+
+	return nb && nb->pkt_otherhost;
+}
+#else
+static inline bool seg6x_skb_bridged_otherhost(const struct sk_buff *skb)
+{
+	return false;
+}
+#endif
+
 #endif /* _SEG6X_COMPAT_H */

@@ -105,6 +105,7 @@ static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
 	 * frames, promiscuous captures), never multicast destinations.
 	 */
 	if (p->skb->pkt_type != PACKET_HOST ||
+	    seg6x_skb_bridged_otherhost(p->skb) ||
 	    ipv6_addr_is_multicast(&ipv6_hdr(p->skb)->daddr))
 		return SEG6X_PASS;
 	/* Jumbograms and BIG TCP carry no payload length to rewrite. */

@@ -3,6 +3,7 @@
 packets, reduced SRHs (RFC 8754 4.3.1.1), ICMPv6 errors to forged packets,
 the stack's routing after the endpoint, fragments and Destination Options
 around the SRH, drop reasons in the IPv6 MIB, socket signing privilege."""
+import json
 import socket
 import struct
 
@@ -11,7 +12,7 @@ from scapy.all import UDP, Ether, IPv6, IPv6ExtHdrDestOpt, Raw, fragment6
 from scapy.layers.inet6 import IPv6ExtHdrFragment
 
 from conftest import ctl, enable, stats, wait_until
-from lib.netns import Tap, inside, sh, udp_socket
+from lib.netns import Tap, inside, ip_batch, sh, sysctl, udp_socket
 from lib.srv6 import (FLAG_CLEANUP, FLAG_HMAC, NH_DEST, NH_IPV6, NH_ROUTING,
                       NH_UDP, eth_ipv6, hmac_tlv, parse_srh, signed_srh, srh)
 from lib.topo import addr6, mac, sid
@@ -250,3 +251,71 @@ def test_socket_signing_needs_net_admin(sr):
     assert wait_until(
         lambda: stats(c.ns["R2"])["drop"]["hmac_invalid"] == 3)
     assert stats(c.ns["A"])["hmac_signed"] == 0
+
+
+BR_NS, BH1_NS, BH2_NS = "s6xbr", "s6xbh1", "s6xbh2"
+BR_MAC, BH1_MAC, BH2_MAC = "02:00:00:00:b0:00", "02:00:00:00:b0:01", \
+    "02:00:00:00:b0:02"
+BR6 = "fc00:b0::1"
+
+
+@pytest.fixture
+def bridge(seg6x):
+    """A bridge with two hosts, br_netfilter on (it runs the IPv6
+    PRE_ROUTING hooks on bridged frames), seg6x enabled in its
+    namespace, the bridge holding BR6."""
+    if sh(["modprobe", "br_netfilter"], check=False).returncode != 0:
+        pytest.skip("no br_netfilter module")
+    sh(["ip", "netns", "add", BR_NS])
+    try:
+        for ns, mac_, port in ((BH1_NS, BH1_MAC, "p1"),
+                               (BH2_NS, BH2_MAC, "p2")):
+            sh(["ip", "netns", "add", ns])
+            ip_batch(None, [f"link add hv netns {ns} address {mac_} type veth"
+                            f" peer name {port} netns {BR_NS}"])
+            ip_batch(ns, ["link set hv up"])
+        sysctl(BR_NS, "net.bridge.bridge-nf-call-ip6tables", 1)
+        sysctl(BR_NS, "net.ipv6.conf.default.accept_dad", 0)
+        ip_batch(BR_NS, [f"link add br0 address {BR_MAC} type bridge",
+                         "link set p1 master br0", "link set p2 master br0",
+                         "link set p1 up", "link set p2 up",
+                         "link set br0 up",
+                         f"addr add {BR6}/64 dev br0 nodad"])
+        ctl("iface", "set", "default", "seg6_enabled", 1, ns=BR_NS)
+
+        def forwarding():
+            ports = json.loads(sh(["bridge", "-n", BR_NS, "-j", "link"]).stdout)
+            return sorted(p["ifname"] for p in ports
+                          if p.get("state") == "forwarding") == ["p1", "p2"]
+        # a port forwards once its carrier is seen, asynchronously
+        assert wait_until(forwarding)
+        yield
+    finally:
+        for ns in (BH1_NS, BH2_NS, BR_NS):
+            sh(["ip", "netns", "del", ns], check=False)
+        sh(["modprobe", "-r", "br_netfilter"], check=False)
+
+
+def _bridged(dst_mac, m):
+    return bytes(Ether(dst=dst_mac, src=BH1_MAC) /
+                 IPv6(src="fc00:b0::11", dst=BR6, nh=NH_ROUTING) /
+                 Raw(srh(["fc00:b0::99", BR6], sl=1, nh=NH_UDP) +
+                     bytes(UDP(sport=4000, dport=PORT) / Raw(m))))
+
+
+def test_bridged_frame_for_another_host_left_alone(bridge):
+    """br_netfilter marks a frame for another host's MAC PACKET_HOST while
+    the IPv6 PRE_ROUTING hooks run: seg6x must still leave it alone, even
+    when its IPv6 destination is the bridge's own address."""
+    m = b"bridged to h2"
+    tap = Tap(BH2_NS, "hv")
+    Tap(BH1_NS, "hv").send(_bridged(BH2_MAC, m))
+    got = tap.collect(lambda f: m in f, incoming_only=True)
+    tap.close()
+    assert len(got) == 1
+    ip = eth_ipv6(got[0])
+    assert ip["dst"] == BR6 and parse_srh(ip["payload"])["sl"] == 1
+    assert stats(BR_NS)["end"] == 0
+    # the control: the same packet to the bridge's own MAC is processed
+    Tap(BH1_NS, "hv").send(_bridged(BR_MAC, b"to the bridge"))
+    assert wait_until(lambda: stats(BR_NS)["end"] == 1)
