@@ -128,6 +128,18 @@ static int run(const struct cli_object *object, const char *line)
 	return run_fn(dispatch, line);
 }
 
+/* Every line of BAD, run as "seg6ctl OBJECT line", is a usage error. */
+static void assert_usage_errors(const struct cli_object *object,
+				const char *const *bad, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (run(object, bad[i]) != EXIT_USAGE)
+			fail_msg("\"%s %s\" was not a usage error",
+				 object->name, bad[i]);
+}
+
 /* run_fn(), returning what went to stdout (to free) and the status. */
 static char *run_output_fn(int (*fn)(int, char **), const char *line,
 			   int *status)
@@ -391,12 +403,9 @@ static void test_hmac_usage(void **state)
 		"set 7 sha256 secret /tmp/x", "set 7 sha256 secret-file a secret-file b",
 		"del", "del 0", "del 7 8", "del x", "show all", "rotate",
 	};
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (run(&hmac_object, bad[i]) != EXIT_USAGE)
-			fail_msg("\"hmac %s\" was not a usage error", bad[i]);
+	assert_usage_errors(&hmac_object, bad, ARRAY_SIZE(bad));
 	assert_int_equal(nsent, 0);
 }
 
@@ -455,12 +464,9 @@ static void test_iface_usage(void **state)
 		"set lo require_hmac 1x", "set lo seg6_enabled 1 seg6_enabled 0",
 		"set lo mtu 1500", "show lo eth0", "up",
 	};
-	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		if (run(&iface_object, bad[i]) != EXIT_USAGE)
-			fail_msg("\"iface %s\" was not a usage error", bad[i]);
+	assert_usage_errors(&iface_object, bad, ARRAY_SIZE(bad));
 	/* A device that does not exist is the system's refusal. */
 	assert_int_equal(run(&iface_object, "set nosuchdev0 seg6_enabled 1"), EXIT_FAIL);
 	assert_int_equal(run(&iface_object, "show nosuchdev0"), EXIT_FAIL);
@@ -700,7 +706,6 @@ static void test_sid(void **state)
 		"del", "flush now",
 	};
 	struct in6_addr a;
-	size_t i;
 
 	(void)state;
 	assert_int_equal(run(&sid_object, "add fc00::1/64 behavior End.X nh6 "
@@ -731,8 +736,7 @@ static void test_sid(void **state)
 	assert_int_equal(nla_get_u8(stb[SEG6X_SID_PREFIX_LEN]), 128);
 	assert_int_equal(nla_len(stb[SEG6X_SID_SEGS]), 32);
 
-	for (i = 0; i < ARRAY_SIZE(bad); i++)
-		assert_int_equal(run(&sid_object, bad[i]), EXIT_USAGE);
+	assert_usage_errors(&sid_object, bad, ARRAY_SIZE(bad));
 	assert_int_equal(nsent, 2);	/* nothing reached the kernel */
 }
 
