@@ -124,8 +124,11 @@ rm -f "$cache/.config-check"
 # 3. Build.
 log "building the debug kernel (nice -n 19, -j$jobs); this takes a while"
 missing=()
-for p in build-essential bc bison flex libelf-dev libssl-dev cpio kmod rsync \
-	dpkg-dev fakeroot xz-utils python3; do
+# The Build-Depends of the source package bindeb-pkg generates
+# (scripts/package/mkdebian; dpkg-buildpackage refuses to start without
+# them, debhelper included), and what the build itself runs.
+for p in build-essential debhelper bc bison flex libelf-dev libssl-dev cpio \
+	kmod rsync dpkg-dev fakeroot xz-utils python3; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
