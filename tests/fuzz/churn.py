@@ -22,7 +22,6 @@ No WARNING/BUG/Oops/KASAN/UBSAN may appear in the kernel log.
 import argparse
 import os
 import random
-import re
 import socket
 import struct
 import subprocess
@@ -35,14 +34,12 @@ REPO = os.path.abspath(os.path.join(HERE, "../.."))
 sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 sys.path.insert(0, HERE)
 
+from lib import kernlog  # noqa: E402
 from lib.netns import inside, ip_batch, sh  # noqa: E402
 from lib.topo import Chain, addr4, addr6, sid  # noqa: E402
 import pktlib as P  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
-BAD = re.compile(r"WARNING:|BUG:|Oops|general protection|Call Trace|"
-                 r"kernel BUG|unreferenced object|refcount_t|"
-                 r"UBSAN|KASAN|RCU stall|hung_task|soft lockup")
 B6 = addr6(4, "B")
 B6_INLINE = "fc00:4::bb"
 B4 = addr4(4, "B")
@@ -348,7 +345,7 @@ class Churn:
 
     def run(self):
         t0 = time.monotonic()
-        base = len(sh(["dmesg"]).stdout.splitlines())
+        klog = kernlog.Since()
         # seg6x routes elsewhere (left over by an earlier test) would keep
         # the module loaded whatever this test does
         if os.path.exists("/sys/module/seg6x") and \
@@ -416,8 +413,7 @@ class Churn:
                       f"{p.stderr.strip()}; module reference count over "
                       f"time (s, refcnt): {seen}; named namespaces left: "
                       f"{os.listdir('/run/netns')}")
-        lines = sh(["dmesg"]).stdout.splitlines()[base:]
-        splats = [ln for ln in lines if BAD.search(ln)]
+        splats = klog.reports()
         if splats:
             self.fail("kernel log:\n" + "\n".join(splats[:60]))
         sh(["modprobe", "seg6x"], check=False)

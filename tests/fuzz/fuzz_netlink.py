@@ -26,7 +26,6 @@ import ipaddress
 import json
 import os
 import random
-import re
 import socket
 import struct
 import subprocess
@@ -37,13 +36,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "../.."))
 sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 
+from lib import kernlog  # noqa: E402
 from lib import nlraw as N  # noqa: E402
 from lib.netns import inside, sh  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
-BAD = re.compile(r"WARNING:|BUG:|Oops|general protection|Call Trace|"
-                 r"kernel BUG|unreferenced object|refcount_t|"
-                 r"UBSAN|KASAN|RCU stall|hung_task|soft lockup")
 NS = "sx-fznl"
 WRITES = {N.SEG6X_CMD_TUNSRC_SET, N.SEG6X_CMD_HMAC_SET, N.SEG6X_CMD_HMAC_DEL,
           N.SEG6X_CMD_IFACE_SET, N.SEG6X_CMD_STATS_RESET}
@@ -614,7 +611,7 @@ def main():
         return child_main(args)
 
     t0 = time.monotonic()
-    base = len(sh(["dmesg"]).stdout.splitlines())
+    klog = kernlog.Since()
     if not os.path.exists("/sys/module/seg6x"):
         sh(["modprobe", "seg6x"])
     sh(["modprobe", "dummy"], check=False)
@@ -671,8 +668,7 @@ def main():
     if d:
         failures.append("the initial namespace changed: " + "; ".join(d))
     sh(["ip", "netns", "del", NS], check=False)
-    lines = sh(["dmesg"]).stdout.splitlines()[base:]
-    splats = [ln for ln in lines if BAD.search(ln)]
+    splats = klog.reports()
     if splats:
         failures.append("kernel log:\n" + "\n".join(splats[:40]))
     for s in summaries:

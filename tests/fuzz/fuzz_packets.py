@@ -46,15 +46,13 @@ REPO = os.path.abspath(os.path.join(HERE, "../.."))
 sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 sys.path.insert(0, HERE)
 
+from lib import kernlog  # noqa: E402
 from lib.netns import inside, sh, sysctl  # noqa: E402
 from lib.nlraw import Genl  # noqa: E402
 from lib.topo import Chain, addr4, addr6, mac, sid  # noqa: E402
 import pktlib as P  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
-BAD = re.compile(r"WARNING:|BUG:|Oops|general protection|Call Trace|"
-                 r"kernel BUG|unreferenced object|refcount_t|"
-                 r"UBSAN|KASAN|RCU stall|hung_task|soft lockup")
 
 A_SRC = P.a2b(addr6(1, "A"))
 INNER_SRC = P.a2b("fc00:1::100")
@@ -687,7 +685,7 @@ class Fuzzer:
 
     def run(self):
         t0 = time.monotonic()
-        base = len(sh(["dmesg"]).stdout.splitlines())
+        klog = kernlog.Since()
         self.setup()
         plan = []
         left = self.args.count
@@ -707,8 +705,7 @@ class Fuzzer:
             # the routes at R1 would keep the module from unloading
             if not self.args.keep:
                 self.c.destroy()
-        lines = sh(["dmesg"]).stdout.splitlines()[base:]
-        splats = [ln for ln in lines if BAD.search(ln)]
+        splats = klog.reports()
         if splats:
             self.fail("dmesg", None, "kernel log:\n" + "\n".join(splats[:40]))
         dt = time.monotonic() - t0

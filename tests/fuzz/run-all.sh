@@ -49,7 +49,7 @@ for n in packets netlink churn; do
 	line=$(grep -E "^(fuzz_packets|fuzz_netlink|churn):" "$out/fuzz-$n.log" | tail -1)
 	printf '%-8s %s\n         %s\n' "$n" "${res[$n]}" "${line:-(no summary line)}"
 done
-if dmesg | grep -E "WARNING:|BUG:|Oops|general protection|KASAN|UBSAN|refcount_t|soft lockup" >/dev/null; then
+if ! dmesg | $py tests/vm/tests/lib/kernlog.py >/dev/null; then
 	echo "kernel log: NOT clean"; rc=1
 else
 	echo "kernel log: clean"
