@@ -155,6 +155,7 @@ class Churn:
         self.args = args
         self.r = random.Random(f"{args.seed}:churn")
         self.actions = {}
+        self.spent = {}     # seconds per action: a slow kernel shows here
         self.failures = []
         self.nsn = 0
 
@@ -368,11 +369,13 @@ class Churn:
             a = self.r.choices(names, weights)[0]
             if time.monotonic() > next_unload and "modprobe_r" in names:
                 a, next_unload = "modprobe_r", time.monotonic() + 15
+            t = time.monotonic()
             try:
                 getattr(self, "a_" + a)()
             except Exception as e:       # noqa: BLE001
                 self.fail(f"action {a}: {e!r}")
             self.actions[a] = self.actions.get(a, 0) + 1
+            self.spent[a] = self.spent.get(a, 0) + time.monotonic() - t
             time.sleep(self.r.random() * 0.05)
         for f in self.flows:
             f.finish()
@@ -419,8 +422,9 @@ class Churn:
         sh(["modprobe", "seg6x"], check=False)
         st = sum(f.sent for f in self.flows)
         res = "PASS" if not self.failures else "FAIL"
-        self.log("actions: " + ", ".join(f"{k} {v}" for k, v in
-                                         sorted(self.actions.items())))
+        self.log("actions (count, seconds): " + ", ".join(
+            f"{k} {v} {self.spent[k]:.1f}"
+            for k, v in sorted(self.actions.items())))
         self.log(f"churn: seed {self.args.seed}: "
                  f"{sum(self.actions.values())} changes in "
                  f"{self.args.duration} s, {st} packets in "
