@@ -2,11 +2,11 @@
 /*
  * main.c - seg6x module init and exit: wiring only.
  *
- * Order matters: per-namespace state first, then what uses it (the hooks'
- * pernet ops, whose pre_exit unhooks before the state is freed), the
- * netdevice notifier, the LWT ops, and last the genl family, so that
- * userspace reaches the module only once everything is ready. Exit undoes
- * it in reverse.
+ * Order matters: per-namespace state first, then the netdevice notifiers
+ * that keep it in step with devices, then what uses it (the hooks' pernet
+ * ops, whose pre_exit unhooks before the state is freed), the LWT ops,
+ * and last the genl family, so that userspace reaches the module only
+ * once everything is ready. Exit undoes it in reverse.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -32,21 +32,21 @@ static int __init seg6x_init(void)
 	err = seg6x_pernet_register();
 	if (err)
 		goto err_hmac;
-	err = seg6x_input_register();
-	if (err)
-		goto err_pernet;
-	err = seg6x_output_register();
-	if (err)
-		goto err_input;
 	err = seg6x_policy_register();
 	if (err)
-		goto err_output;
+		goto err_pernet;
 	err = seg6x_sid_register();
 	if (err)
 		goto err_policy;
-	err = seg6x_lwt_register(seg6x_param_lwt_type);
+	err = seg6x_input_register();
 	if (err)
 		goto err_sid;
+	err = seg6x_output_register();
+	if (err)
+		goto err_input;
+	err = seg6x_lwt_register(seg6x_param_lwt_type);
+	if (err)
+		goto err_output;
 	err = seg6x_genl_register();
 	if (err)
 		goto err_lwt;
@@ -57,14 +57,14 @@ static int __init seg6x_init(void)
 
 err_lwt:
 	seg6x_lwt_unregister();
-err_sid:
-	seg6x_sid_unregister();
-err_policy:
-	seg6x_policy_unregister();
 err_output:
 	seg6x_output_unregister();
 err_input:
 	seg6x_input_unregister();
+err_sid:
+	seg6x_sid_unregister();
+err_policy:
+	seg6x_policy_unregister();
 err_pernet:
 	seg6x_pernet_unregister();
 err_hmac:
@@ -73,14 +73,21 @@ err_out:
 	return err;
 }
 
+/*
+ * The hooks go before the netdevice notifiers: unregistering a notifier
+ * replays NETDEV_UNREGISTER for every device, which erases each
+ * interface's policy (and marks SIDs dead). With the hooks still in,
+ * packets would meanwhile meet the namespace default, e.g. unsigned SR
+ * packets pass an interface that requires an HMAC.
+ */
 static void __exit seg6x_exit(void)
 {
 	seg6x_genl_unregister();
 	seg6x_lwt_unregister();
-	seg6x_sid_unregister();
-	seg6x_policy_unregister();
 	seg6x_output_unregister();
 	seg6x_input_unregister();
+	seg6x_sid_unregister();
+	seg6x_policy_unregister();
 	seg6x_pernet_unregister();
 	seg6x_hmac_exit();
 }
