@@ -90,7 +90,11 @@ static bool seg6x_v4_may_frag(struct sk_buff *skb)
 static int seg6x_frag_v4(struct net *net, struct sk_buff *skb,
 			 unsigned int room)
 {
-	if (room < sizeof(struct iphdr) + 8) {
+	/* Each fragment repeats the header, options included, and carries
+	 * at least 8 bytes: with less room ip_do_fragment() would emit
+	 * empty fragments for ever.
+	 */
+	if (room < ip_hdrlen(skb) + 8) {
 		kfree_skb(skb);
 		return -EMSGSIZE;
 	}
