@@ -13,6 +13,7 @@ int seg6x_param_enabled;
 int seg6x_param_require_hmac;
 int seg6x_param_allow_inline = 1;
 int seg6x_param_lwt_type;
+int seg6x_param_sid_max = SEG6X_SID_MAX_DEFAULT;
 
 /*
  * Parameters are validated, never clamped: a bad value fails modprobe with
@@ -48,6 +49,7 @@ static const struct kernel_param_ops seg6x_param_ops_##name = {		\
 SEG6X_PARAM_OPS(bool01, 0, 1);
 SEG6X_PARAM_OPS(hmac, -1, 1);
 SEG6X_PARAM_OPS(lwt, 0, LWTUNNEL_ENCAP_MAX);
+SEG6X_PARAM_OPS(sid_max, 0, INT_MAX);
 
 module_param_cb(seg6_enabled, &seg6x_param_ops_bool01, &seg6x_param_enabled,
 		0444);
@@ -64,3 +66,7 @@ MODULE_PARM_DESC(allow_inline,
 module_param_cb(lwt_type, &seg6x_param_ops_lwt, &seg6x_param_lwt_type, 0444);
 MODULE_PARM_DESC(lwt_type,
 		 "Lightweight-tunnel encap slot to claim: 0 = first free one (default 0)");
+module_param_cb(sid_max, &seg6x_param_ops_sid_max, &seg6x_param_sid_max,
+		0444);
+MODULE_PARM_DESC(sid_max,
+		 "Local SIDs per network namespace, at most (default 262144)");

@@ -22,6 +22,7 @@
 
 #include "genl.h"
 #include "input.h"
+#include "params.h"
 #include "sid.h"
 #include "srh.h"
 
@@ -111,10 +112,8 @@ struct seg6x_sid *seg6x_sid_lookup(struct seg6x_net *sn,
 			unsigned int bit = __fls(lens[w]);
 			u8 plen = w * BITS_PER_LONG + bit;
 			struct in6_addr masked;
-			struct seg6x_sid *sid;
-
-			lens[w] &= ~BIT(bit);
 			struct hlist_head *head;
+			struct seg6x_sid *sid;
 
 			lens[w] &= ~BIT(bit);
 			ipv6_addr_prefix(&masked, daddr, plen);
@@ -496,6 +495,13 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 				    "a SID with this prefix exists (use replace)");
 		seg6x_sid_free(sid);
 		err = -EEXIST;
+		goto out;
+	}
+	if (!old && sn->nsids >= seg6x_param_sid_max) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[SEG6X_SID_PREFIX],
+				    "the SID table is full (module parameter sid_max): delete SIDs or load seg6x with a larger sid_max");
+		seg6x_sid_free(sid);
+		err = -ENOSPC;
 		goto out;
 	}
 	/* Add the new one before unlinking the old one: a reader always
