@@ -7,9 +7,6 @@
 
 #include "srh.h"
 
-/* Extension headers we walk past to reach the SRH (RFC 8200 order). */
-#define SEG6X_MAX_EXTHDRS	8
-
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		   unsigned int *nh_off)
 {
@@ -22,20 +19,28 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		u8 buf[4];
 		const u8 *h;
 
+		if (nexthdr == NEXTHDR_FRAGMENT)
+			/* RFC 8200 4.1: a routing header comes first. One
+			 * behind it is not one this node may act on.
+			 */
+			return -ENOENT;
 		if (nexthdr != NEXTHDR_HOP && nexthdr != NEXTHDR_DEST &&
 		    nexthdr != NEXTHDR_ROUTING)
 			return -ENOENT;
 		/* Hop-by-Hop is only valid right after the IPv6 header. */
 		if (nexthdr == NEXTHDR_HOP && i > 0)
-			return -ENOENT;
+			return -EPROTO;
 
 		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
 				       sizeof(buf), buf);
 		if (!h)
-			return -ENOENT;
+			return -EPROTO;
 		if (nexthdr == NEXTHDR_ROUTING) {
+			/* Only the first routing header counts (RFC 8200
+			 * 4.4): an SRH behind another type is hidden.
+			 */
 			if (h[2] != SEG6X_SRH_TYPE)
-				return -ENOENT;
+				return -EPROTO;
 			*srh_off = off;
 			*nh_off = nhoff;
 			return 0;
@@ -44,7 +49,9 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		nexthdr = h[0];
 		off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
 	}
-	return -ENOENT;
+	/* Too many option headers to look behind: unknown. */
+	return nexthdr == NEXTHDR_ROUTING || nexthdr == NEXTHDR_HOP ||
+	       nexthdr == NEXTHDR_DEST ? -EPROTO : -ENOENT;
 }
 
 /* TLVs after the segment list must tile the rest of the header exactly. */

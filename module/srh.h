@@ -19,6 +19,9 @@
  */
 #define SEG6X_SRH_FLAG_CLEANUP	0x80
 
+/* Extension headers seg6x walks past, before or after the SRH. */
+#define SEG6X_MAX_EXTHDRS	8
+
 static inline unsigned int seg6x_srh_len(const struct ipv6_sr_hdr *srh)
 {
 	return (srh->hdrlen + 1) << 3;
@@ -35,7 +38,12 @@ static inline struct ipv6_sr_hdr *seg6x_srh_at(struct sk_buff *skb,
  * Locate a type-4 routing header behind the IPv6 header and any
  * Hop-by-Hop / Destination Options headers. On success returns 0 with
  * *srh_off = offset of the SRH from the network header and *nh_off = offset
- * of the Next Header byte that names it. -ENOENT if there is none.
+ * of the Next Header byte that names it. -ENOENT if the header chain
+ * reaches a Fragment or upper-layer header without a routing header;
+ * -EPROTO if it cannot tell: the first routing header is of another type
+ * (RFC 8200 allows one), Hop-by-Hop is out of place, the chain is
+ * truncated or longer than seg6x walks. A policy that requires an HMAC
+ * must not mistake the last case for "no SRH" (RFC 8754 5).
  */
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		   unsigned int *nh_off);
