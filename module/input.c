@@ -42,15 +42,18 @@
 #include "input_pkt.h"
 #include "pernet.h"
 #include "policy.h"
+#include "sid.h"
 #include "srh.h"
 
 /*
- * After nf_defrag_ipv6 (-400, enabled with the hook), so that fragmented
- * packets are seen whole; before raw (-300) and conntrack (-200), so that
- * they see the packet with the destination seg6x gives it, as they would
- * for any other routed packet.
+ * Last in PRE_ROUTING: where the in-tree seg6 acts, after the whole chain
+ * (seg6local at the route lookup, the implicit End at local delivery).
+ * Conntrack, raw, mangle, NAT and every nft/ip6tables prerouting chain see
+ * the packet as it arrived, so an ACL confining SIDs to the SR domain
+ * works as it does with the in-tree code; the stack then routes the packet
+ * seg6x rewrote, and FORWARD and POSTROUTING see it as it leaves.
  */
-#define SEG6X_NF_PRIORITY	(NF_IP6_PRI_RAW - 50)
+#define SEG6X_NF_PRIORITY	NF_IP6_PRI_LAST
 
 /* Keep a CHECKSUM_COMPLETE sum right around an in-place rewrite. */
 void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len)
@@ -96,21 +99,49 @@ bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 	return local;
 }
 
-/* Step 1: is this packet ours to process? */
+/*
+ * May this node act on the packet at all, as a SID or as the implicit
+ * End? As the in-tree ipv6_rthdr_rcv(): not for other hosts (bridged
+ * frames, promiscuous captures), never multicast destinations.
+ */
+static bool seg6x_for_this_host(const struct sk_buff *skb)
+{
+	if (skb->pkt_type != PACKET_HOST || seg6x_skb_bridged_otherhost(skb) ||
+	    ipv6_addr_is_multicast(&ipv6_hdr(skb)->daddr))
+		return false;
+	/* Jumbograms and BIG TCP carry no payload length to rewrite. */
+	return ipv6_hdr(skb)->payload_len;
+}
+
+/*
+ * Every pass after the first through this node's behaviours (a next
+ * segment that is a SID or an address of this node, a binding SID's new
+ * outer header) costs one hop, as the in-tree seg6 charges a local pass:
+ * a list that keeps naming this node cannot loop forever.
+ */
+enum seg6x_verdict seg6x_repass(struct seg6x_pkt *p)
+{
+	struct sk_buff *skb = p->skb;
+	struct ipv6hdr *ip6h;
+
+	if (!p->passes++)
+		return SEG6X_GO;
+	ip6h = ipv6_hdr(skb);
+	if (ip6h->hop_limit <= 1) {
+		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
+		p->silent = true;
+		return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
+	}
+	seg6x_csum_sub(skb, &ip6h->hop_limit, 1);
+	ip6h->hop_limit--;
+	seg6x_csum_add(skb, &ip6h->hop_limit, 1);
+	return SEG6X_GO;
+}
+
+/* Step 1: is this packet, addressed to this node, ours to process? */
 static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
 {
 	bool no_route;
-
-	/* As the in-tree ipv6_rthdr_rcv(): not for other hosts (bridged
-	 * frames, promiscuous captures), never multicast destinations.
-	 */
-	if (p->skb->pkt_type != PACKET_HOST ||
-	    seg6x_skb_bridged_otherhost(p->skb) ||
-	    ipv6_addr_is_multicast(&ipv6_hdr(p->skb)->daddr))
-		return SEG6X_PASS;
-	/* Jumbograms and BIG TCP carry no payload length to rewrite. */
-	if (!ipv6_hdr(p->skb)->payload_len)
-		return SEG6X_PASS;
 
 	seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
 	if (!p->pol.enabled) {
@@ -121,7 +152,7 @@ static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
 	}
 	if (!seg6x_is_local(p, &no_route))
 		return SEG6X_PASS;	/* transit: not ours to process */
-	return SEG6X_GO;
+	return seg6x_repass(p);
 }
 
 /*
@@ -233,6 +264,38 @@ void seg6x_srh_pop(struct seg6x_pkt *p)
 	skb->transport_header += srhlen;
 }
 
+/*
+ * Hand a decapsulated packet (at skb->data, skb->protocol set) to the
+ * stack as received on @dev: the ingress interface, or a VRF device whose
+ * table routes it. Always through the backlog (netif_rx()), never from
+ * this hook's stack frame: the stack runs PRE_ROUTING again for the inner
+ * packet (and a VRF's receive handler runs it once more), so a synchronous
+ * hand-over would nest this hook once per encapsulation level the packet
+ * carries, ~1500 in one reassembled datagram. Each level here is a new
+ * backlog entry instead, processed at the same stack depth.
+ */
+enum seg6x_verdict seg6x_reinject(struct seg6x_pkt *p, struct net_device *dev)
+{
+	struct sk_buff *skb = p->skb;
+
+	/* Keep the link-layer header adjacent, so that taps and the second
+	 * pass through the stack see a coherent frame.
+	 */
+	if (skb_mac_header_was_set(skb)) {
+		skb_mac_header_rebuild(skb);
+		if (skb->dev->type == ARPHRD_ETHER && skb->mac_len == ETH_HLEN)
+			eth_hdr(skb)->h_proto = skb->protocol;
+	} else {
+		skb_reset_mac_header(skb);
+	}
+
+	/* Clears dst, conntrack and (across namespaces) marks. */
+	__skb_tunnel_rx(skb, dev, p->net);
+	if (netif_rx(skb) == NET_RX_DROP)
+		p->sid_failed = true;	/* backlog full: counted there */
+	return SEG6X_STOLEN;
+}
+
 /* SL = 0 and an IPv6/IPv4 payload at @inner_off: strip what is before. */
 enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p, unsigned int inner_off,
 			       u8 proto)
@@ -244,21 +307,8 @@ enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p, unsigned int inner_off,
 	skb_reset_transport_header(skb);
 	skb->encapsulation = 0;
 	skb->protocol = htons(proto == NEXTHDR_IPV6 ? ETH_P_IPV6 : ETH_P_IP);
-
-	/* Keep the link-layer header adjacent, so that taps and the second
-	 * pass through the stack see a coherent frame.
-	 */
-	if (skb_mac_header_was_set(skb)) {
-		skb_mac_header_rebuild(skb);
-		if (skb->dev->type == ARPHRD_ETHER && skb->mac_len == ETH_HLEN)
-			eth_hdr(skb)->h_proto = skb->protocol;
-	}
-
-	/* Clears dst, conntrack and (across namespaces) marks. */
-	__skb_tunnel_rx(skb, skb->dev, p->net);
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DECAP);
-	netif_rx(skb);
-	return SEG6X_STOLEN;
+	return seg6x_reinject(p, skb->dev);
 }
 
 /*
@@ -352,9 +402,7 @@ enum seg6x_verdict seg6x_advance(struct seg6x_pkt *p)
 /* End (RFC 8754 4.3.1.1, SL > 0): the next segment becomes the DA. */
 static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 {
-	struct sk_buff *skb = p->skb;
 	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
-	struct ipv6hdr *ip6h;
 	enum seg6x_verdict v;
 	bool cleanup, no_route;
 
@@ -372,10 +420,18 @@ static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 	v = seg6x_advance(p);
 	if (v != SEG6X_GO)
 		return v;
-	if (cleanup)
+	if (cleanup) {
 		seg6x_srh_pop(p);
+		p->has_srh = false;
+	}
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_END);
 
+	/* The next segment may be a SID of this node that is no address
+	 * of it: the SID table gets it before the FIB (seg6x_input_hook()).
+	 */
+	if (READ_ONCE(p->sn->nsids) &&
+	    seg6x_sid_lookup(p->sn, &ipv6_hdr(p->skb)->daddr))
+		return SEG6X_AGAIN;
 	if (!seg6x_is_local(p, &no_route)) {
 		/* Forwarded; ip6_forward() counts the hop. An unroutable
 		 * one gets the stack's ICMPv6 error.
@@ -385,22 +441,10 @@ static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 					SEG6X_STAT_DROP_NO_ROUTE);
 		return SEG6X_PASS;
 	}
-
-	/* Looped back to ourselves: each local pass costs one hop, so a
-	 * list that keeps naming this node cannot loop forever.
+	/* Looped back to ourselves (the hop is charged on the next pass);
+	 * without its SRH, plain local delivery.
 	 */
-	ip6h = ipv6_hdr(skb);
-	if (ip6h->hop_limit <= 1) {
-		icmpv6_send(skb, ICMPV6_TIME_EXCEED, ICMPV6_EXC_HOPLIMIT, 0);
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
-	}
-	seg6x_csum_sub(skb, &ip6h->hop_limit, 1);
-	ip6h->hop_limit--;
-	seg6x_csum_add(skb, &ip6h->hop_limit, 1);
-
-	/* SRH gone: plain local delivery. */
-	return cleanup ? SEG6X_PASS : SEG6X_AGAIN;
+	return p->has_srh ? SEG6X_AGAIN : SEG6X_PASS;
 }
 
 /*
@@ -465,6 +509,53 @@ static void seg6x_drop_skb(struct seg6x_pkt *p)
 	kfree_skb_reason(p->skb, reason);
 }
 
+/*
+ * A routing header seg6x cannot see behind (seg6x_srh_find()), addressed
+ * to this node: an interface that requires an HMAC lets nothing through
+ * that it could not authenticate (RFC 8754 5), so the packet is dropped
+ * rather than left to the stack; elsewhere the stack decides.
+ */
+static enum seg6x_verdict seg6x_hidden(struct seg6x_pkt *p)
+{
+	bool no_route;
+
+	seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
+	if (!p->pol.enabled || p->pol.require_hmac <= 0 ||
+	    !seg6x_is_local(p, &no_route))
+		return SEG6X_PASS;
+	p->silent = true;
+	return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_MISSING);
+}
+
+/*
+ * The SID table first (a SID takes precedence over the node's own
+ * addresses), then the implicit End for SR packets to a local address;
+ * once more each time a behaviour hands the packet to a next segment that
+ * is this node's again (SEG6X_AGAIN), each such pass costing one hop.
+ */
+static enum seg6x_verdict seg6x_run(struct seg6x_pkt *p)
+{
+	enum seg6x_verdict v;
+
+	for (;;) {
+		if (READ_ONCE(p->sn->nsids)) {
+			v = seg6x_sid_input(p);
+			if (v == SEG6X_AGAIN)
+				continue;
+			if (v != SEG6X_GO)
+				return v;
+			/* no SID for this destination */
+		}
+		if (!p->has_srh)
+			return p->srh_hidden ? seg6x_hidden(p) : SEG6X_PASS;
+		v = seg6x_accept(p);
+		if (v == SEG6X_GO)
+			v = seg6x_process(p);
+		if (v != SEG6X_AGAIN)
+			return v;
+	}
+}
+
 static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
@@ -473,35 +564,19 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 		.net = state->net,
 		.sn = seg6x_pernet(state->net),
 	};
-	enum seg6x_verdict v;
+	int err;
 
-	p.has_srh = !seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+	err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+	p.has_srh = !err;
+	p.srh_hidden = err == -EPROTO;
 
-	/*
-	 * The local SID table first: a SID takes precedence over the
-	 * node's own addresses. A namespace without SIDs pays one read.
-	 */
-	if (READ_ONCE(p.sn->nsids)) {
-		do {
-			v = seg6x_sid_input(&p);
-		} while (v == SEG6X_AGAIN);
-		if (v != SEG6X_GO)
-			goto out;
-		/* no SID for this destination: the implicit End */
-	}
-
-	/* Fast exit for everything that carries no SRH. */
-	if (!p.has_srh)
+	/* Fast exit for everything that carries no SRH, without SIDs. */
+	if (!p.has_srh && !p.srh_hidden && !READ_ONCE(p.sn->nsids))
+		return NF_ACCEPT;
+	if (!seg6x_for_this_host(skb))
 		return NF_ACCEPT;
 
-	v = seg6x_accept(&p);
-	while (v == SEG6X_GO || v == SEG6X_AGAIN) {
-		v = seg6x_process(&p);
-		/* The SRH stays where it was across a local pass. */
-	}
-
-out:
-	switch (v) {
+	switch (seg6x_run(&p)) {
 	case SEG6X_DROP:
 		/* Stolen, not NF_DROP: drop monitors then show our reason
 		 * rather than a netfilter drop.

@@ -34,8 +34,10 @@ struct seg6x_pkt {
 	unsigned int nh_off;	/* the Next Header byte that names it */
 	unsigned int srh_len;
 	bool has_srh;		/* srh_off/nh_off are valid */
+	bool srh_hidden;	/* a routing header seg6x cannot see behind */
 	bool authenticated;	/* its HMAC was verified here */
-	u8 sid_passes;		/* SIDs this packet went through here */
+	u8 passes;		/* behaviours this packet went through here */
+	u8 b6_passes;		/* End.B6 encapsulations pushed here */
 	bool sid_failed;	/* a SID handed it on to an error route */
 	enum seg6x_stat drop;	/* with SEG6X_DROP */
 	bool silent;		/* with SEG6X_DROP: no ICMPv6 error */
@@ -66,6 +68,8 @@ enum seg6x_verdict seg6x_advance(struct seg6x_pkt *p);
 void seg6x_srh_pop(struct seg6x_pkt *p);
 enum seg6x_verdict seg6x_decap(struct seg6x_pkt *p, unsigned int inner_off,
 			       u8 proto);
+enum seg6x_verdict seg6x_reinject(struct seg6x_pkt *p, struct net_device *dev);
+enum seg6x_verdict seg6x_repass(struct seg6x_pkt *p);
 bool seg6x_next_segment_ok(const struct in6_addr *a);
 
 /* sid_behaviors.c: a packet whose destination matched a SID */

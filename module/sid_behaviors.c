@@ -16,6 +16,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
+#include <linux/netfilter_ipv4.h>
 #include <net/addrconf.h>
 #include <net/dst.h>
 #include <net/icmp.h>
@@ -34,6 +35,9 @@
 
 /* RFC 8986 4.1.1: Parameter Problem code "SR Upper-layer Header Error" */
 #define SEG6X_ICMPV6_SR_UPPER	4
+
+/* End.B6.Encaps(.Red) policies one packet may enter at this node. */
+#define SEG6X_SID_MAX_B6_NEST	4
 
 static enum seg6x_verdict seg6x_sid_fail(struct seg6x_pkt *p, bool silent)
 {
@@ -120,25 +124,53 @@ static enum seg6x_verdict seg6x_sid_deliver(struct seg6x_pkt *p)
 	return SEG6X_PASS;
 }
 
-/* Where the payload after the SRH (or the IPv6 header) starts, and what. */
+/*
+ * Where the payload after the SRH (or the IPv6 header) starts, and what:
+ * past Hop-by-Hop (right after the IPv6 header only), Destination Options
+ * and atomic Fragment headers (RFC 8200 4.5: processed in isolation). A
+ * routing header there (RFC 8200 allows one, and seg6x found no SRH in
+ * it) or a piece of a fragmented packet is no payload to take.
+ */
 static int seg6x_sid_payload(struct seg6x_pkt *p, u8 *proto)
 {
 	struct sk_buff *skb = p->skb;
-	__be16 frag_off;
-	int start;
+	unsigned int off;
+	u8 nh, buf[4];
+	const u8 *h;
+	int i;
 
 	if (p->has_srh) {
-		*proto = seg6x_pkt_srh(p)->nexthdr;
-		start = p->srh_off + p->srh_len;
+		nh = seg6x_pkt_srh(p)->nexthdr;
+		off = p->srh_off + p->srh_len;
 	} else {
-		*proto = ipv6_hdr(skb)->nexthdr;
-		start = sizeof(struct ipv6hdr);
+		nh = ipv6_hdr(skb)->nexthdr;
+		off = sizeof(struct ipv6hdr);
 	}
-	start = ipv6_skip_exthdr(skb, skb_network_offset(skb) + start, proto,
-				 &frag_off);
-	if (start < 0 || *proto == NEXTHDR_ROUTING || *proto == NEXTHDR_NONE)
+	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
+		if (nh != NEXTHDR_HOP && nh != NEXTHDR_DEST &&
+		    nh != NEXTHDR_FRAGMENT)
+			break;
+		if (nh == NEXTHDR_HOP && (i || p->has_srh))
+			return -EINVAL;
+		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
+				       sizeof(buf), buf);
+		if (!h)
+			return -EINVAL;
+		if (nh == NEXTHDR_FRAGMENT) {
+			/* Fragment Offset and M flag, network order */
+			if (((h[2] << 8) | h[3]) & (IP6_OFFSET | IP6_MF))
+				return -EINVAL;
+			off += sizeof(struct frag_hdr);
+		} else {
+			off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
+		}
+		nh = h[0];
+	}
+	if (nh == NEXTHDR_ROUTING || nh == NEXTHDR_NONE ||
+	    nh == NEXTHDR_HOP || nh == NEXTHDR_DEST || nh == NEXTHDR_FRAGMENT)
 		return -EINVAL;
-	return start - skb_network_offset(skb);
+	*proto = nh;
+	return off;
 }
 
 /*
@@ -264,6 +296,17 @@ static enum seg6x_verdict seg6x_sid_b6(struct seg6x_pkt *p,
 
 	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
 		return seg6x_sid_upper(p, sid);
+	/*
+	 * A binding SID whose policy leads back to itself would grow the
+	 * packet by its headers on every pass until the hop limit ran out
+	 * (~250 passes, a 16-bit payload length that wraps): a few nested
+	 * policies per node are plenty, and no result may exceed what an
+	 * IPv6 header can describe.
+	 */
+	if (++p->b6_passes > SEG6X_SID_MAX_B6_NEST ||
+	    skb->len - skb_network_offset(skb) + hlen >
+	    IPV6_MAXPLEN + sizeof(struct ipv6hdr))
+		return seg6x_sid_fail(p, true);
 	v = seg6x_advance(p);
 	if (v != SEG6X_GO)
 		return v;
@@ -320,11 +363,23 @@ static enum seg6x_verdict seg6x_sid_b6(struct seg6x_pkt *p,
 
 /* ---- decapsulating behaviours ---------------------------------------- */
 
-/* IPv4 forwarded to nh4 (End.DX4): its link-layer address, not the
+/* After the IPv4 FORWARD hook: as ip_forward_finish(). */
+static int seg6x_sid_dx4_out(struct net *net, struct sock *sk,
+			     struct sk_buff *skb)
+{
+	IPCB(skb)->flags |= IPSKB_FORWARDED;
+	/* A receive timestamp is no departure time for the qdisc. */
+	skb_clear_tstamp(skb);
+	return dst_output(net, sk, skb);
+}
+
+/*
+ * IPv4 forwarded to nh4 (End.DX4): to its link-layer address, not the
  * inner destination's (RFC 8986 4.5; the in-tree seg6local resolves the
- * inner destination). Sent through the neighbour directly, so the IPv4
- * FORWARD and POSTROUTING hooks do not see it; too big with DF is
- * refused with Fragmentation Needed, too big without DF dropped.
+ * inner destination). FLOWI_FLAG_KNOWN_NH makes the route an uncached one
+ * whose gateway is nh4 even on a connected subnet. Then the path of any
+ * forwarded IPv4 packet: the FORWARD hook, dst_output() with POSTROUTING,
+ * fragmentation or Fragmentation Needed as DF says.
  */
 static enum seg6x_verdict seg6x_sid_dx4(struct seg6x_pkt *p,
 					const struct seg6x_sid *sid)
@@ -334,41 +389,30 @@ static enum seg6x_verdict seg6x_sid_dx4(struct seg6x_pkt *p,
 		.daddr = sid->nh4,
 		.flowi4_oif = sid->oif,
 		.flowi4_mark = skb->mark,
+		.flowi4_flags = FLOWI_FLAG_KNOWN_NH,
 	};
-	struct iphdr *iph = ip_hdr(skb);
 	struct rtable *rt;
-	__be32 nexthop;
-	int err;
 
 	rt = ip_route_output_key(p->net, &fl4);
 	if (IS_ERR(rt))
 		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
 	skb_dst_set(skb, &rt->dst);
-	if (rt->rt_type != RTN_UNICAST || rt->rt_gw_family == AF_INET6)
+	if (rt->rt_type != RTN_UNICAST || rt->rt_gw_family != AF_INET)
 		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
 
-	if (iph->ttl <= 1) {
+	if (ip_hdr(skb)->ttl <= 1) {
 		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
 		p->silent = true;
 		return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
 	}
-	if (skb->len > dst_mtu(&rt->dst) && !skb_is_gso(skb)) {
-		if (iph->frag_off & htons(IP_DF))
-			icmp_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED,
-				  htonl(dst_mtu(&rt->dst)));
-		return seg6x_sid_fail(p, true);
-	}
-	if (skb_ensure_writable(skb, sizeof(*iph))) {
+	if (skb_ensure_writable(skb, sizeof(struct iphdr))) {
 		p->silent = true;
 		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
 	}
 	ip_decrease_ttl(ip_hdr(skb));
 	skb_forward_csum(skb);
-	nexthop = rt_nexthop(rt, sid->nh4);
-	skb->dev = rt->dst.dev;
-	err = neigh_xmit(NEIGH_ARP_TABLE, skb->dev, &nexthop, skb);
-	if (err)
-		p->sid_failed = true;
+	NF_HOOK(NFPROTO_IPV4, NF_INET_FORWARD, p->net, NULL, skb, skb->dev,
+		rt->dst.dev, seg6x_sid_dx4_out);
 	return SEG6X_STOLEN;
 }
 
@@ -400,42 +444,20 @@ static enum seg6x_verdict seg6x_sid_dx2(struct seg6x_pkt *p,
 }
 
 /*
- * End.DT4/DT6/DT46 into a VRF: the inner packet is received by the VRF
- * device itself (its l3mdev receive handler: taps, rx counters and the
- * VRF's PRE_ROUTING see it there), then routed in the VRF's table.
+ * End.DT4/DT6/DT46 into a VRF: the inner packet is received again as if
+ * on the VRF device, whose table routes it: PRE_ROUTING, conntrack and
+ * taps see it there, and a packet for an address in the VRF is delivered
+ * locally. Through the backlog (seg6x_reinject()), since the stack and
+ * the VRF run PRE_ROUTING, this hook included, for the inner packet.
  */
 static enum seg6x_verdict seg6x_sid_vrf(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid, u16 family)
+					const struct seg6x_sid *sid)
 {
 	struct net_device *vrf = dev_get_by_index_rcu(p->net, sid->vrf);
-	struct sk_buff *skb;
 
-	if (!vrf || !netif_is_l3_master(vrf) || !vrf->l3mdev_ops ||
-	    !vrf->l3mdev_ops->l3mdev_l3_rcv)
+	if (!vrf || !netif_is_l3_master(vrf))
 		return seg6x_sid_fail(p, true);
-
-	skb_unset_mac_header(p->skb);
-	skb = vrf->l3mdev_ops->l3mdev_l3_rcv(vrf, p->skb, family);
-	if (!skb)
-		return SEG6X_STOLEN;	/* consumed by the VRF */
-	p->skb = skb;
-	if (skb->dev != vrf)
-		return seg6x_sid_fail(p, true);
-
-	if (family == AF_INET) {
-		const struct iphdr *iph = ip_hdr(skb);
-
-		skb_dst_drop(skb);
-		if (ip_route_input_noref(skb, iph->daddr, iph->saddr,
-					 iph->tos, vrf))
-			return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
-		dst_input(skb);
-		return SEG6X_STOLEN;
-	}
-	if (seg6x_sid_route6(p, NULL, 0, 0, true) == SEG6X_DROP)
-		return SEG6X_DROP;
-	dst_input(skb);
-	return SEG6X_STOLEN;
+	return seg6x_reinject(p, vrf);
 }
 
 /* Is the inner header at @off one this behaviour takes? */
@@ -510,11 +532,16 @@ static enum seg6x_verdict seg6x_sid_decap(struct seg6x_pkt *p,
 	if (proto == NEXTHDR_IPV4) {
 		skb->protocol = htons(ETH_P_IP);
 		memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+		IPCB(skb)->iif = skb->dev->ifindex;
 		skb_set_transport_header(skb, ip_hdr(skb)->ihl * 4);
 	} else if (proto == NEXTHDR_IPV6) {
 		skb->protocol = htons(ETH_P_IPV6);
 		memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
 		IP6CB(skb)->iif = skb->dev->ifindex;
+		/* Local delivery (dst_input() to a local route) reads the
+		 * next header here, as ipv6_rcv() would have set it.
+		 */
+		IP6CB(skb)->nhoff = offsetof(struct ipv6hdr, nexthdr);
 		skb_set_transport_header(skb, sizeof(struct ipv6hdr));
 	}
 
@@ -530,14 +557,13 @@ static enum seg6x_verdict seg6x_sid_decap(struct seg6x_pkt *p,
 		break;
 	case SEG6X_BEHAVIOR_END_DT6:
 		if (sid->vrf)
-			return seg6x_sid_vrf(p, sid, AF_INET6);
+			return seg6x_sid_vrf(p, sid);
 		if (seg6x_sid_route6(p, NULL, 0, sid->table, true) ==
 		    SEG6X_DROP)
 			return SEG6X_DROP;
 		break;
 	default:	/* End.DT4, End.DT46 */
-		return seg6x_sid_vrf(p, sid, proto == NEXTHDR_IPV4 ?
-				     AF_INET : AF_INET6);
+		return seg6x_sid_vrf(p, sid);
 	}
 	dst_input(skb);
 	return SEG6X_STOLEN;
@@ -559,9 +585,22 @@ static enum seg6x_verdict seg6x_sid_run(struct seg6x_pkt *p,
 		v = seg6x_srh_checks(p);
 		if (v != SEG6X_GO)
 			return v;
-	} else if (skb_ensure_writable(p->skb, sizeof(struct ipv6hdr))) {
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
+	} else {
+		/* An SRH seg6x cannot see: on an interface that requires
+		 * an HMAC, nothing unauthenticated (RFC 8754 5).
+		 */
+		if (p->srh_hidden) {
+			seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
+			if (p->pol.require_hmac > 0) {
+				p->silent = true;
+				return seg6x_drop(p,
+						  SEG6X_STAT_DROP_HMAC_MISSING);
+			}
+		}
+		if (skb_ensure_writable(p->skb, sizeof(struct ipv6hdr))) {
+			p->silent = true;
+			return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
+		}
 	}
 
 	switch (sid->behavior) {
@@ -590,28 +629,12 @@ enum seg6x_verdict seg6x_sid_input(struct seg6x_pkt *p)
 	enum seg6x_verdict v;
 	struct seg6x_sid *sid;
 
-	/* As for the implicit End: this host's unicast packets only. */
-	if (skb->pkt_type != PACKET_HOST ||
-	    ipv6_addr_is_multicast(&ip6h->daddr) || !ip6h->payload_len)
-		return SEG6X_GO;
 	sid = seg6x_sid_lookup(p->sn, &ip6h->daddr);
 	if (!sid)
 		return SEG6X_GO;
-
-	/* Back at a SID of ours: each pass costs one hop, so that a list
-	 * naming this node again and again cannot loop forever.
-	 */
-	if (p->sid_passes++) {
-		if (ip6h->hop_limit <= 1) {
-			icmpv6_send(skb, ICMPV6_TIME_EXCEED,
-				    ICMPV6_EXC_HOPLIMIT, 0);
-			p->silent = true;
-			return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
-		}
-		seg6x_csum_sub(skb, &ip6h->hop_limit, 1);
-		ip6h->hop_limit--;
-		seg6x_csum_add(skb, &ip6h->hop_limit, 1);
-	}
+	v = seg6x_repass(p);
+	if (v != SEG6X_GO)
+		return v;
 
 	p->sid_failed = false;
 	v = seg6x_sid_run(p, sid);

@@ -115,6 +115,28 @@ def find_srh(pkt, max_ext=8):
     return None
 
 
+def srh_hidden(pkt, max_ext=8):
+    """True where module/srh.c cannot tell whether an SRH is there
+    (-EPROTO): Hop-by-Hop out of place, a chain cut short, a first routing
+    header of another type, or more option headers than it walks. An
+    interface that requires an HMAC drops such packets (hmac_missing)."""
+    if len(pkt) < 40:
+        return False
+    nh, off = pkt[6], 40
+    for i in range(max_ext):
+        if nh not in (NH_HOP, NH_DEST, NH_ROUTING):
+            return False
+        if nh == NH_HOP and i > 0:
+            return True
+        if off + 4 > len(pkt):
+            return True
+        if nh == NH_ROUTING:
+            return pkt[off + 2] != 4
+        nh = pkt[off]
+        off += (pkt[off + 1] + 1) * 8
+    return nh in (NH_HOP, NH_DEST, NH_ROUTING)
+
+
 NH_AUTH = 51
 _EXT = (NH_HOP, NH_ROUTING, NH_FRAG, NH_AUTH, NH_NONE, NH_DEST)
 

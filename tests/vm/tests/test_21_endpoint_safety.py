@@ -159,15 +159,16 @@ def test_no_icmp_error_to_unauthenticated_malformed(sr, why):
 
 
 def test_stack_routes_after_the_endpoint(sr):
-    """No route is attached at PRE_ROUTING: a mark set by the mangle
-    table after seg6x still steers the forwarded packet."""
+    """No route is attached at PRE_ROUTING: a mark the mangle table sets
+    on the packet as it arrived (seg6x runs after every prerouting chain,
+    as the in-tree seg6 does) steers it once its destination changed."""
     c = sr
     ns = c.ns["R2"]
     sh(["ip", "netns", "exec", ns, "nft", "-f", "-"], input=f"""
 table ip6 seg6xtest {{
   chain pre {{
     type filter hook prerouting priority mangle; policy accept;
-    ip6 daddr {sid('R3')} meta mark set 0x42
+    ip6 daddr {sid('R2')} meta mark set 0x42
   }}
 }}
 """)
