@@ -92,49 +92,42 @@ def hmac_mac(algo, secret, src, le, flags, keyid, segs):
     return d + b"\0" * (32 - len(d))
 
 
-def find_srh(pkt, max_ext=8):
-    """Where seg6x's walker finds a type-4 routing header in an IPv6
-    packet (bytes from the IPv6 header): (srh offset, offset of the Next
-    Header byte naming it), or None. Mirrors module/srh.c."""
+def walk_srh(pkt, max_ext=8):
+    """seg6x's walk to a type-4 routing header in an IPv6 packet (bytes
+    from the IPv6 header), as module/srh.c does it: (srh offset, offset of
+    the Next Header byte naming it) when found; "none" when the chain ends
+    without a routing header; "hidden" where it cannot tell (-EPROTO):
+    Hop-by-Hop out of place, a chain cut short, a first routing header of
+    another type, more option headers than it walks."""
     if len(pkt) < 40:
-        return None
+        return "none"
     nh = pkt[6]
     off, nhoff = 40, 6
     for i in range(max_ext):
         if nh not in (NH_HOP, NH_DEST, NH_ROUTING):
-            return None
+            return "none"
         if nh == NH_HOP and i > 0:
-            return None
+            return "hidden"
         if off + 4 > len(pkt):
-            return None
+            return "hidden"
         if nh == NH_ROUTING:
-            return (off, nhoff) if pkt[off + 2] == 4 else None
+            return (off, nhoff) if pkt[off + 2] == 4 else "hidden"
         nhoff = off
         nh = pkt[off]
         off += (pkt[off + 1] + 1) * 8
-    return None
+    return "hidden" if nh in (NH_HOP, NH_DEST, NH_ROUTING) else "none"
+
+
+def find_srh(pkt, max_ext=8):
+    """(srh offset, offset of the Next Header byte naming it), or None."""
+    w = walk_srh(pkt, max_ext)
+    return w if isinstance(w, tuple) else None
 
 
 def srh_hidden(pkt, max_ext=8):
-    """True where module/srh.c cannot tell whether an SRH is there
-    (-EPROTO): Hop-by-Hop out of place, a chain cut short, a first routing
-    header of another type, or more option headers than it walks. An
-    interface that requires an HMAC drops such packets (hmac_missing)."""
-    if len(pkt) < 40:
-        return False
-    nh, off = pkt[6], 40
-    for i in range(max_ext):
-        if nh not in (NH_HOP, NH_DEST, NH_ROUTING):
-            return False
-        if nh == NH_HOP and i > 0:
-            return True
-        if off + 4 > len(pkt):
-            return True
-        if nh == NH_ROUTING:
-            return pkt[off + 2] != 4
-        nh = pkt[off]
-        off += (pkt[off + 1] + 1) * 8
-    return nh in (NH_HOP, NH_DEST, NH_ROUTING)
+    """True where seg6x cannot tell whether an SRH is there: an interface
+    that requires an HMAC drops such packets (hmac_missing)."""
+    return walk_srh(pkt, max_ext) == "hidden"
 
 
 NH_AUTH = 51
