@@ -248,7 +248,14 @@ static void test_find(void **state)
 	};
 	static const uint8_t srh_type3[] = { 59, 2, 3, 0, [23] = 0 };
 	static const uint8_t dst_hbh[] = { NEXTHDR_HOP, 0, 1, 4, [15] = 0 };
+	/* A Fragment header (8 bytes), then an SRH. */
+	static const uint8_t frag_srh[] = {
+		NEXTHDR_ROUTING, 0, 0, 0, 0, 0, 0, 1,
+		59, 2, 4, 0, [31] = 0,
+	};
+	uint8_t many[SEG6X_MAX_EXTHDRS * 8 + 24];
 	uint8_t pkt[256];
+	int i;
 	unsigned int srh_off, nh_off;
 	struct sk_buff skb;
 
@@ -265,15 +272,35 @@ static void test_find(void **state)
 	assert_int_equal(srh_off, 40);
 	assert_int_equal(nh_off, 6);
 
-	/* Not type 4, not there at all, cut short, or Hop-by-Hop too late. */
-	skb = make_skb(pkt, NEXTHDR_ROUTING, srh_type3, sizeof(srh_type3));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	/* Absent: no routing header at all, or one behind a Fragment
+	 * header (RFC 8200 4.1: not one this node acts on).
+	 */
 	skb = make_skb(pkt, 59, NULL, 0);
 	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	skb = make_skb(pkt, NEXTHDR_FRAGMENT, frag_srh, sizeof(frag_srh));
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+
+	/* Hidden: behind another routing header type, cut short, behind a
+	 * misplaced Hop-by-Hop, or behind more option headers than walked.
+	 */
+	skb = make_skb(pkt, NEXTHDR_ROUTING, srh_type3, sizeof(srh_type3));
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
 	skb = make_skb(pkt, NEXTHDR_HOP, hbh_dst_srh, 8 + 16 + 2);
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
 	skb = make_skb(pkt, NEXTHDR_DEST, dst_hbh, sizeof(dst_hbh));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
+		many[i * 8] = i + 1 < SEG6X_MAX_EXTHDRS ? NEXTHDR_DEST
+							: NEXTHDR_ROUTING;
+		many[i * 8 + 1] = 0;
+	}
+	memcpy(many + SEG6X_MAX_EXTHDRS * 8, hbh_dst_srh + 24, 24);
+	skb = make_skb(pkt, NEXTHDR_DEST, many, sizeof(many));
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	/* One option header fewer: found. */
+	skb = make_skb(pkt, NEXTHDR_DEST, many + 8, sizeof(many) - 8);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), 0);
+	assert_int_equal(srh_off, 40 + (SEG6X_MAX_EXTHDRS - 1) * 8);
 }
 
 int main(void)
