@@ -21,7 +21,8 @@
  * No dst is attached here: the stack routes the packet after the whole
  * PRE_ROUTING chain, so mangle marks, TPROXY and tunnel metadata apply
  * as they do to any packet. Nothing here allocates, except unsharing a
- * cloned skb before writing.
+ * cloned skb before writing and reassembling fragments of the packets
+ * seg6x processes itself (seg6x_processes()).
  */
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
@@ -35,6 +36,7 @@
 #include <net/ip6_route.h>
 #include <net/ip_tunnels.h>
 #include <net/ipv6.h>
+#include <net/ipv6_frag.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 
 #include "hmac.h"
@@ -54,6 +56,9 @@
  * seg6x rewrote, and FORWARD and POSTROUTING see it as it leaves.
  */
 #define SEG6X_NF_PRIORITY	NF_IP6_PRI_LAST
+
+/* seg6x's own reassembly queues, apart from conntrack's per-zone ones. */
+#define SEG6X_DEFRAG_USER	(__IP6_DEFRAG_CONNTRACK_BRIDGE_IN + 1)
 
 /* Keep a CHECKSUM_COMPLETE sum right around an in-place rewrite. */
 void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len)
@@ -528,6 +533,30 @@ static enum seg6x_verdict seg6x_hidden(struct seg6x_pkt *p)
 }
 
 /*
+ * Will seg6x act on this packet itself (a SID, an SR packet to a local
+ * address of an enabled interface, a hidden SRH that policy drops)? Only
+ * those are reassembled here: a fragmented payload behind an SRH can only
+ * be decapsulated whole. Everything else, transit traffic above all, goes
+ * on as it came (RFC 8200 4.5: no router reassembles what it forwards;
+ * atomic fragments keep their header); the stack reassembles what it
+ * delivers locally.
+ */
+static bool seg6x_processes(struct seg6x_pkt *p)
+{
+	bool no_route;
+
+	if (READ_ONCE(p->sn->nsids) &&
+	    seg6x_sid_lookup(p->sn, &ipv6_hdr(p->skb)->daddr))
+		return true;
+	if (!p->has_srh && !p->srh_hidden)
+		return false;
+	seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
+	if (!p->pol.enabled || (p->srh_hidden && p->pol.require_hmac <= 0))
+		return false;
+	return seg6x_is_local(p, &no_route);
+}
+
+/*
  * The SID table first (a SID takes precedence over the node's own
  * addresses), then the implicit End for SR packets to a local address;
  * once more each time a behaviour hands the packet to a next segment that
@@ -576,6 +605,18 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 	if (!seg6x_for_this_host(skb))
 		return NF_ACCEPT;
 
+	if (unlikely(seg6x_srh_fragmented(skb)) && seg6x_processes(&p)) {
+		/* Same verdicts as nf_defrag_ipv6's own hook. */
+		err = nf_ct_frag6_gather(p.net, skb, SEG6X_DEFRAG_USER);
+		if (err == -EINPROGRESS)
+			return NF_STOLEN;	/* queued until the set is whole */
+		if (err)
+			return NF_DROP;
+		err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+		p.has_srh = !err;
+		p.srh_hidden = err == -EPROTO;
+	}
+
 	switch (seg6x_run(&p)) {
 	case SEG6X_DROP:
 		/* Stolen, not NF_DROP: drop monitors then show our reason
@@ -613,19 +654,10 @@ int seg6x_input_use(struct net *net)
 
 	if (sn->input_on)
 		return 0;
-	/* Reassemble before the endpoint sees packets (defrag runs at
-	 * -400), with or without conntrack: a fragmented payload behind an
-	 * SRH can only be decapsulated whole.
-	 */
-	err = nf_defrag_ipv6_enable(net);
-	if (err)
-		return err;
 	err = nf_register_net_hooks(net, seg6x_nf_ops,
 				    ARRAY_SIZE(seg6x_nf_ops));
-	if (err) {
-		nf_defrag_ipv6_disable(net);
+	if (err)
 		return err;
-	}
 	sn->input_on = true;
 	return 0;
 }
@@ -649,7 +681,6 @@ static void __net_exit seg6x_input_net_pre_exit(struct net *net)
 	if (!sn->input_on)
 		return;
 	nf_unregister_net_hooks(net, seg6x_nf_ops, ARRAY_SIZE(seg6x_nf_ops));
-	nf_defrag_ipv6_disable(net);
 	sn->input_on = false;
 }
 

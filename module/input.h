@@ -11,7 +11,7 @@
 int seg6x_input_register(void);
 void seg6x_input_unregister(void);
 
-/* Hook @net (and enable IPv6 defrag there), if not done yet. Genl mutex. */
+/* Hook @net, if not done yet. Genl mutex. */
 int seg6x_input_use(struct net *net);
 
 #endif /* _SEG6X_INPUT_H */

@@ -527,6 +527,10 @@ static enum seg6x_verdict seg6x_sid_decap(struct seg6x_pkt *p,
 		return seg6x_sid_fail(p, true);
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
+	/* The inner packet is not what was reassembled: its source did not
+	 * fragment it, so no router may (RFC 8200 5, RFC 791 DF).
+	 */
+	skb->ignore_df = 0;
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DECAP);
 
 	if (proto == NEXTHDR_IPV4) {

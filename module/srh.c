@@ -54,6 +54,33 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 	       nexthdr == NEXTHDR_DEST ? -EPROTO : -ENOENT;
 }
 
+bool seg6x_srh_fragmented(const struct sk_buff *skb)
+{
+	unsigned int off = sizeof(struct ipv6hdr);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	int i;
+
+	for (i = 0; i < SEG6X_MAX_FRAG_WALK; i++) {
+		u8 buf[2];
+		const u8 *h;
+
+		if (nexthdr == NEXTHDR_FRAGMENT)
+			return true;
+		if (nexthdr != NEXTHDR_HOP && nexthdr != NEXTHDR_DEST &&
+		    nexthdr != NEXTHDR_ROUTING && nexthdr != NEXTHDR_AUTH)
+			return false;
+		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
+				       sizeof(buf), buf);
+		if (!h)
+			return false;
+		/* AH counts 4-octet units, less two (RFC 4302 2.2). */
+		off += nexthdr == NEXTHDR_AUTH ? (h[1] + 2) << 2
+					       : (h[1] + 1) << 3;
+		nexthdr = h[0];
+	}
+	return false;
+}
+
 /* TLVs after the segment list must tile the rest of the header exactly. */
 static bool seg6x_srh_tlvs_ok(const struct ipv6_sr_hdr *srh)
 {

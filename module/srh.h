@@ -48,6 +48,14 @@ static inline struct ipv6_sr_hdr *seg6x_srh_at(struct sk_buff *skb,
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		   unsigned int *nh_off);
 
+/*
+ * Does the header chain reach a Fragment header, behind Hop-by-Hop,
+ * Destination Options, Routing and AH headers as nf_defrag_ipv6 looks for
+ * it (at most SEG6X_MAX_FRAG_WALK of them)?
+ */
+#define SEG6X_MAX_FRAG_WALK	16
+bool seg6x_srh_fragmented(const struct sk_buff *skb);
+
 /* Result of seg6x_srh_validate(). */
 enum seg6x_srh_verdict {
 	SEG6X_SRH_OK,

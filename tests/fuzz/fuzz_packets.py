@@ -386,6 +386,22 @@ def has_r2_address(pk):
     return any(a in pk.ip[40:] for a in R2_LOCAL)
 
 
+def r2_counts(phase, frames):
+    """How many SR packets R2's terminal counters record for IPv6
+    `frames` in an endpoint phase. seg6x reassembles the SR packets it
+    processes (pktlib.hook_sees): those with an SRH it reaches, and those
+    with one it cannot see behind where HMACs are required (it drops
+    them, hmac_missing); nothing on a disabled interface."""
+    def gathers(f):
+        w = P.walk_srh(f)
+        if phase == "disabled" or w == "none":
+            return False
+        return w != "hidden" or phase == "end-require"
+    return sum(P.find_srh(p) is not None or
+               (phase == "end-require" and P.srh_hidden(p))
+               for p in P.hook_sees(frames, gathers))
+
+
 def gen_endpoint(seed, phase, idx):
     """A packet for the endpoint phases (retried until it names no
     address of R2 besides its destination, except in the loop phase)."""
@@ -398,11 +414,7 @@ def gen_endpoint(seed, phase, idx):
             break
     eth = bytes.fromhex(mac(2, 1).replace(":", "")) + \
         bytes.fromhex(mac(2, 0).replace(":", "")) + b"\x86\xdd"
-    # what seg6x's hook gets to see, behind nf_defrag_ipv6
-    # (an SRH it cannot see behind is dropped where HMACs are required)
-    pk.counted = sum(P.find_srh(p) is not None or
-                     (phase == "end-require" and P.srh_hidden(p))
-                     for p in P.defrag([f for f, _ in pk.frames]))
+    pk.counted = r2_counts(phase, [f for f, _ in pk.frames])
     pk.frames = [(eth + f, lin) for f, lin in pk.frames]
     pk.no_check = loop
     return pk
@@ -432,8 +444,9 @@ def gen_encap(seed, idx):
         pk = gen_sr(r, idx, A_SRC, dst, allow_frag=False, allow_big=False,
                     hlim_min=2)
         # inline keeps the packet's own header chain: a Fragment header in
-        # it (random bytes behind the SRH) is R2's nf_defrag_ipv6's to hold
-        # (pktlib.defrag), so R1 would count it and R2 never see it
+        # it (random bytes behind the SRH) is for R2's reassembly to hold
+        # (pktlib.defrag: R2 processes the SRH), so R1 would count it and
+        # R2 never see it
         held = dst == P.a2b(INL6_DST) and not P.defrag([pk.ip])
         if len(pk.frames[0][0]) <= 1400 and len(pk.ip) >= 40 and \
                 not has_r2_address(pk) and not held:

@@ -244,6 +244,18 @@ def defrag(frames):
     return seen
 
 
+def hook_sees(frames, gathers):
+    """The IPv6 packets seg6x's hook sees for `frames` (sent in that
+    order) at a node without conntrack: seg6x reassembles only the
+    packets it processes itself (`gathers(frame)` true), with the
+    reassembly of nf_defrag_ipv6 (modelled by defrag()); the others,
+    fragments included, reach it as they are."""
+    own = [f for f in frames if gathers(f)]
+    rest = [f for f in frames if not gathers(f)
+            and len(f) >= 40 and stack_accepts(f)]
+    return defrag(own) + rest
+
+
 def stack_accepts(pkt):
     """Would the IPv6 input path (ip6_rcv_core) take this packet? Only
     what the fuzzers can get wrong is checked: a Hop-by-Hop header that

@@ -303,6 +303,46 @@ static void test_find(void **state)
 	assert_int_equal(srh_off, 40 + (SEG6X_MAX_EXTHDRS - 1) * 8);
 }
 
+static void test_fragmented(void **state)
+{
+	/* Hop-by-Hop, SRH, Fragment: found behind the routing header. */
+	static const uint8_t hbh_srh_frag[] = {
+		NEXTHDR_ROUTING, 0, 1, 4, 0, 0, 0, 0,
+		NEXTHDR_FRAGMENT, 2, 4, 0, [31] = 0,
+		59, 0, 0, 0, 0, 0, 0, 1,
+	};
+	/* AH (12 bytes: Payload Len 1), then a Fragment header. */
+	static const uint8_t ah_frag[] = {
+		NEXTHDR_FRAGMENT, 1, 0, 0, [11] = 0,
+		59, 0, 0, 1, 0, 0, 0, 1,
+	};
+	uint8_t many[SEG6X_MAX_FRAG_WALK * 8 + 8];
+	uint8_t pkt[256];
+	struct sk_buff skb;
+	int i;
+
+	(void)state;
+	skb = make_skb(pkt, NEXTHDR_HOP, hbh_srh_frag, sizeof(hbh_srh_frag));
+	assert_true(seg6x_srh_fragmented(&skb));
+	skb = make_skb(pkt, NEXTHDR_AUTH, ah_frag, sizeof(ah_frag));
+	assert_true(seg6x_srh_fragmented(&skb));
+	/* No Fragment header, or a chain cut short before it is named. */
+	skb = make_skb(pkt, NEXTHDR_HOP, hbh_srh_frag, 4);
+	assert_false(seg6x_srh_fragmented(&skb));
+	skb = make_skb(pkt, 59, NULL, 0);
+	assert_false(seg6x_srh_fragmented(&skb));
+	/* Behind as many option headers as are walked: not looked at. */
+	for (i = 0; i < SEG6X_MAX_FRAG_WALK; i++) {
+		many[i * 8] = i + 1 < SEG6X_MAX_FRAG_WALK ? NEXTHDR_DEST
+							  : NEXTHDR_FRAGMENT;
+		many[i * 8 + 1] = 0;
+	}
+	skb = make_skb(pkt, NEXTHDR_DEST, many, sizeof(many));
+	assert_false(seg6x_srh_fragmented(&skb));
+	skb = make_skb(pkt, NEXTHDR_DEST, many + 8, sizeof(many) - 8);
+	assert_true(seg6x_srh_fragmented(&skb));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_hmac_tlv),
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_fragmented),
 	};
 
 	return cmocka_run_group_tests_name("module srh", tests, NULL, NULL);

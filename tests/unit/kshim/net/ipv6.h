@@ -8,6 +8,7 @@
 #define NEXTHDR_HOP		0
 #define NEXTHDR_ROUTING		43
 #define NEXTHDR_FRAGMENT	44
+#define NEXTHDR_AUTH		51
 #define NEXTHDR_DEST		60
 
 #define ipv6_optlen(p)		(((p)->hdrlen + 1) << 3)
