@@ -114,8 +114,12 @@ static bool seg6x_for_this_host(const struct sk_buff *skb)
 	if (skb->pkt_type != PACKET_HOST || seg6x_skb_bridged_otherhost(skb) ||
 	    ipv6_addr_is_multicast(&ipv6_hdr(skb)->daddr))
 		return false;
-	/* Jumbograms and BIG TCP carry no payload length to rewrite. */
-	return ipv6_hdr(skb)->payload_len;
+	/* Jumbograms and BIG TCP carry no payload length to rewrite; a
+	 * bare header (length 0, a Next Header naming what is not there) is
+	 * an SR packet cut short, which the HMAC policy must still see.
+	 */
+	return ipv6_hdr(skb)->payload_len ||
+	       skb->len == sizeof(struct ipv6hdr);
 }
 
 /*

@@ -44,6 +44,21 @@ CASES = [
     ("lone-last-fragment-seed1-end-verify-4434", "end-verify", [
          "02000000020102000000020086dd67401152009f2b91fc00000100000000000000000000000afc0000020000000000000000000000022c04040101000000fc0000ff00000000000000000040000bfc00000400000000000000000000000329011e06a13b15653a0401040000000060001152003f1151fc000001000000000000000000000100fc0000ff00000000000000000000000b0fa01388003f000000001152464646464646464646464646464646464646464646464646464646464646464646464646464646464646464646464646464646"],
      0),
+    # fuzz_packets.py --seed 1 --phase end-require --show 1482 and 3021:
+    # a bare IPv6 header (Payload Length 0) whose Next Header names a
+    # Destination Options / Routing header that is not there: an SR
+    # packet cut short, dropped as unauthenticated (hmac_missing) where
+    # an HMAC is required. seg6x took Payload Length 0 for a jumbogram
+    # and let it through uncounted: the 3 in 20,000 packets the exact
+    # accounting missed.
+    ("bare-header-dest-seed1-end-require-1482", "end-require", [
+         "02000000020102000000020086dd634005ca00003c49fc0000010000000000"
+         "0000000000000afc0000ff000000000000000000000002"],
+     1),
+    ("bare-header-routing-seed1-end-require-3021", "end-require", [
+         "02000000020102000000020086dd64e00bcd00002b7dfc0000010000000000"
+         "0000000000000afc0000ff000000000000000000000002"],
+     1),
 ]
 
 
