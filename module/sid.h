@@ -2,12 +2,15 @@
 /*
  * sid.h - the local SID table (RFC 8986 endpoint behaviours).
  *
- * Per namespace, a hash of SIDs keyed by (masked prefix, length) plus a
- * bitmap of the lengths in use, walked longest first: a lookup costs one
- * hash probe per length in use. Readers (the PRE_ROUTING hook) run under
- * RCU and never allocate; writers (generic netlink, the netdevice
- * notifier) hold RTNL, taken by the genl handlers, so the table has a
- * single writer at a time without a lock of its own.
+ * Per namespace, a resizable hash (rhashtable) of SIDs keyed by (masked
+ * prefix, length) plus a bitmap of the lengths in use, walked longest
+ * first: a lookup costs one hash probe per length in use, however many
+ * SIDs there are. A list of all SIDs serves dumps and flushes, and a small
+ * hash by interface index finds the SIDs that use a device going away.
+ * Readers (the PRE_ROUTING hook, dumps) run under RCU and never allocate;
+ * writers (generic netlink, the netdevice notifier) hold RTNL, taken by
+ * the genl handlers, so the table has a single writer at a time without a
+ * lock of its own (the rhashtable's own lock serialises only its resizes).
  */
 #ifndef _SEG6X_SID_H
 #define _SEG6X_SID_H
@@ -16,13 +19,14 @@
 #include <linux/in6.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
+#include <linux/rhashtable-types.h>
 #include <linux/seg6.h>
 #include <linux/u64_stats_sync.h>
 #include <net/genetlink.h>
 
 #include "pernet.h"
 
-#define SEG6X_SID_HASH_BITS	8
+#define SEG6X_SID_DEV_HASH_BITS	6
 #define SEG6X_SID_LEN_WORDS	3	/* bits 0..128 */
 
 struct seg6x_sid_pcpu {
@@ -36,8 +40,12 @@ struct seg6x_sid_pcpu {
 #define SEG6X_SID_F(attr)	BIT(attr)
 
 struct seg6x_sid {
-	struct hlist_node hnode;
+	struct rhash_head hnode;	/* in the table's ht */
+	struct list_head list;		/* in the table's all, RCU */
+	struct hlist_node oif_node;	/* in dev_heads, when oif is set */
+	struct hlist_node vrf_node;	/* in dev_heads, when vrf is set */
 	struct rcu_head rcu;
+	/* The hash key: prefix and plen, adjacent (sid_table.c). */
 	struct in6_addr prefix;		/* masked to plen */
 	u8 plen;
 	u8 behavior;			/* enum seg6x_behavior */
@@ -67,7 +75,9 @@ struct seg6x_sid {
 struct seg6x_sid_table {
 	unsigned long lens[SEG6X_SID_LEN_WORDS * 64 / BITS_PER_LONG];
 	unsigned int len_refs[129];
-	struct hlist_head heads[1 << SEG6X_SID_HASH_BITS];
+	struct rhashtable ht;
+	struct list_head all;
+	struct hlist_head dev_heads[1 << SEG6X_SID_DEV_HASH_BITS];
 };
 
 /* Packet path (RCU): the SID with the longest prefix covering @daddr. */

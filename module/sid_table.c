@@ -11,8 +11,8 @@
  */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
-#include <linux/jhash.h>
 #include <linux/if_arp.h>
+#include <linux/rhashtable.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/addrconf.h>
@@ -86,10 +86,37 @@ static const char *const seg6x_sid_missing[SEG6X_SID_MAX + 1] = {
 
 /* ---- the table ---------------------------------------------------- */
 
-static u32 seg6x_sid_hash(const struct in6_addr *masked, u8 plen)
+/* The hash key, laid out as prefix and plen are in struct seg6x_sid. */
+struct seg6x_sid_key {
+	struct in6_addr prefix;
+	u8 plen;
+};
+
+#define SEG6X_SID_KEY_LEN	offsetofend(struct seg6x_sid_key, plen)
+static_assert(offsetof(struct seg6x_sid, plen) ==
+	      offsetof(struct seg6x_sid, prefix) +
+	      offsetof(struct seg6x_sid_key, plen));
+
+static const struct rhashtable_params seg6x_sid_ht_params = {
+	.head_offset = offsetof(struct seg6x_sid, hnode),
+	.key_offset = offsetof(struct seg6x_sid, prefix),
+	.key_len = SEG6X_SID_KEY_LEN,
+	.automatic_shrinking = true,
+};
+
+static struct seg6x_sid_table *seg6x_sid_table_new(void)
 {
-	return hash_32(jhash2((const u32 *)masked, 4, plen),
-		       SEG6X_SID_HASH_BITS);
+	struct seg6x_sid_table *t;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return NULL;
+	if (rhashtable_init(&t->ht, &seg6x_sid_ht_params)) {
+		kfree(t);
+		return NULL;
+	}
+	INIT_LIST_HEAD(&t->all);
+	return t;
 }
 
 struct seg6x_sid *seg6x_sid_lookup(struct seg6x_net *sn,
@@ -110,19 +137,16 @@ struct seg6x_sid *seg6x_sid_lookup(struct seg6x_net *sn,
 	for (w = ARRAY_SIZE(lens) - 1; w >= 0; w--) {
 		while (lens[w]) {
 			unsigned int bit = __fls(lens[w]);
-			u8 plen = w * BITS_PER_LONG + bit;
-			struct in6_addr masked;
-			struct hlist_head *head;
+			struct seg6x_sid_key key;
 			struct seg6x_sid *sid;
 
 			lens[w] &= ~BIT(bit);
-			ipv6_addr_prefix(&masked, daddr, plen);
-			head = &t->heads[seg6x_sid_hash(&masked, plen)];
-			hlist_for_each_entry_rcu(sid, head, hnode) {
-				if (sid->plen == plen &&
-				    ipv6_addr_equal(&sid->prefix, &masked))
-					return sid;
-			}
+			key.plen = w * BITS_PER_LONG + bit;
+			ipv6_addr_prefix(&key.prefix, daddr, key.plen);
+			sid = rhashtable_lookup(&t->ht, &key,
+						seg6x_sid_ht_params);
+			if (sid)
+				return sid;
 		}
 	}
 	return NULL;
@@ -132,13 +156,9 @@ struct seg6x_sid *seg6x_sid_lookup(struct seg6x_net *sn,
 static struct seg6x_sid *seg6x_sid_find(struct seg6x_sid_table *t,
 					const struct in6_addr *masked, u8 plen)
 {
-	struct seg6x_sid *sid;
+	struct seg6x_sid_key key = { .prefix = *masked, .plen = plen };
 
-	hlist_for_each_entry(sid, &t->heads[seg6x_sid_hash(masked, plen)],
-			     hnode)
-		if (sid->plen == plen && ipv6_addr_equal(&sid->prefix, masked))
-			return sid;
-	return NULL;
+	return rhashtable_lookup_fast(&t->ht, &key, seg6x_sid_ht_params);
 }
 
 static void seg6x_sid_free(struct seg6x_sid *sid)
@@ -152,38 +172,74 @@ static void seg6x_sid_free_rcu(struct rcu_head *head)
 	seg6x_sid_free(container_of(head, struct seg6x_sid, rcu));
 }
 
-static void seg6x_sid_link(struct seg6x_net *sn, struct seg6x_sid_table *t,
-			   struct seg6x_sid *sid)
+static struct hlist_head *seg6x_sid_dev_head(struct seg6x_sid_table *t,
+					     int ifindex)
 {
-	hlist_add_head_rcu(&sid->hnode,
-			   &t->heads[seg6x_sid_hash(&sid->prefix, sid->plen)]);
+	return &t->dev_heads[hash_32(ifindex, SEG6X_SID_DEV_HASH_BITS)];
+}
+
+/*
+ * Put @sid in the table, in place of @old if there is one: the hash swaps
+ * them in one step, so a reader always finds one of the two.
+ */
+static int seg6x_sid_link(struct seg6x_net *sn, struct seg6x_sid_table *t,
+			  struct seg6x_sid *sid, struct seg6x_sid *old)
+{
+	int err;
+
+	if (old)
+		err = rhashtable_replace_fast(&t->ht, &old->hnode, &sid->hnode,
+					      seg6x_sid_ht_params);
+	else
+		err = rhashtable_insert_fast(&t->ht, &sid->hnode,
+					     seg6x_sid_ht_params);
+	if (err)
+		return err;
+	list_add_tail_rcu(&sid->list, &t->all);
+	if (sid->oif)
+		hlist_add_head(&sid->oif_node,
+			       seg6x_sid_dev_head(t, sid->oif));
+	if (sid->vrf)
+		hlist_add_head(&sid->vrf_node,
+			       seg6x_sid_dev_head(t, sid->vrf));
 	if (!t->len_refs[sid->plen]++)
 		set_bit(sid->plen, t->lens);
 	WRITE_ONCE(sn->nsids, sn->nsids + 1);
+	return 0;
 }
 
-static void seg6x_sid_unlink(struct seg6x_net *sn, struct seg6x_sid_table *t,
+/* The rest of unlinking a SID the hash no longer holds; freed after RCU. */
+static void seg6x_sid_forget(struct seg6x_net *sn, struct seg6x_sid_table *t,
 			     struct seg6x_sid *sid)
 {
-	hlist_del_rcu(&sid->hnode);
+	list_del_rcu(&sid->list);
+	if (sid->oif)
+		hlist_del(&sid->oif_node);
+	if (sid->vrf)
+		hlist_del(&sid->vrf_node);
 	if (!--t->len_refs[sid->plen])
 		clear_bit(sid->plen, t->lens);
 	WRITE_ONCE(sn->nsids, sn->nsids - 1);
 	call_rcu(&sid->rcu, seg6x_sid_free_rcu);
 }
 
+static void seg6x_sid_unlink(struct seg6x_net *sn, struct seg6x_sid_table *t,
+			     struct seg6x_sid *sid)
+{
+	/* Cannot fail: @sid is in the table (RTNL held since it was found). */
+	rhashtable_remove_fast(&t->ht, &sid->hnode, seg6x_sid_ht_params);
+	seg6x_sid_forget(sn, t, sid);
+}
+
 static void seg6x_sid_flush_all(struct seg6x_net *sn)
 {
 	struct seg6x_sid_table *t = rtnl_dereference(sn->sids);
-	struct hlist_node *tmp;
-	struct seg6x_sid *sid;
-	int i;
+	struct seg6x_sid *sid, *tmp;
 
 	if (!t)
 		return;
-	for (i = 0; i < ARRAY_SIZE(t->heads); i++)
-		hlist_for_each_entry_safe(sid, tmp, &t->heads[i], hnode)
-			seg6x_sid_unlink(sn, t, sid);
+	list_for_each_entry_safe(sid, tmp, &t->all, list)
+		seg6x_sid_unlink(sn, t, sid);
 }
 
 /* ---- configuration ------------------------------------------------ */
@@ -477,7 +533,7 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 	rtnl_lock();
 	t = rtnl_dereference(sn->sids);
 	if (!t) {
-		t = kzalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+		t = seg6x_sid_table_new();
 		if (!t) {
 			err = -ENOMEM;
 			goto out;
@@ -504,12 +560,15 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOSPC;
 		goto out;
 	}
-	/* Add the new one before unlinking the old one: a reader always
-	 * finds one of them.
-	 */
-	seg6x_sid_link(sn, t, sid);
+	err = seg6x_sid_link(sn, t, sid, old);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack,
+			       "cannot grow the SID table (out of memory)");
+		seg6x_sid_free(sid);
+		goto out;
+	}
 	if (old)
-		seg6x_sid_unlink(sn, t, old);
+		seg6x_sid_forget(sn, t, old);
 out:
 	rtnl_unlock();
 	return err;
@@ -664,45 +723,44 @@ int seg6x_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * Dump position: cb->args[0] = bucket, cb->args[1] = entries of that
- * bucket already sent. A SID added or removed meanwhile may be missed or
- * repeated, as with any netlink dump.
+ * Dump position: cb->args[0] = SIDs of the list already sent (the list
+ * keeps insertion order, so a dump costs a walk to that point per reply
+ * message). A SID added or removed meanwhile may be missed or repeated,
+ * as with any netlink dump.
  */
 int seg6x_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct seg6x_net *sn = seg6x_pernet(sock_net(skb->sk));
-	unsigned long b = cb->args[0], skip = cb->args[1];
+	unsigned long skip = cb->args[0], n = 0;
 	struct seg6x_sid_table *t;
 	struct seg6x_sid *sid;
 
 	rcu_read_lock();
 	t = rcu_dereference(sn->sids);
-	for (; t && b < ARRAY_SIZE(t->heads); b++, skip = 0) {
-		unsigned long n = 0;
+	if (!t)
+		goto out;
+	list_for_each_entry_rcu(sid, &t->all, list) {
+		void *hdr;
 
-		hlist_for_each_entry_rcu(sid, &t->heads[b], hnode) {
-			void *hdr;
-
-			if (n++ < skip)
-				continue;
-			hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					  cb->nlh->nlmsg_seq,
-					  &seg6x_genl_family, NLM_F_MULTI,
-					  SEG6X_CMD_SID_GET);
-			if (!hdr)
-				goto full;
-			if (seg6x_sid_put(skb, sid)) {
-				genlmsg_cancel(skb, hdr);
-				goto full;
-			}
-			genlmsg_end(skb, hdr);
-			skip = n;
+		if (n < skip) {
+			n++;
+			continue;
 		}
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &seg6x_genl_family,
+				  NLM_F_MULTI, SEG6X_CMD_SID_GET);
+		if (!hdr)
+			break;
+		if (seg6x_sid_put(skb, sid)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		n++;
 	}
-full:
+out:
 	rcu_read_unlock();
-	cb->args[0] = b;
-	cb->args[1] = skip;
+	cb->args[0] = n;
 	return skb->len;
 }
 
@@ -718,22 +776,23 @@ static int seg6x_sid_netdev_event(struct notifier_block *nb,
 				  unsigned long event, void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
-	struct seg6x_net *sn;
 	struct seg6x_sid_table *t;
+	struct hlist_head *head;
 	struct seg6x_sid *sid;
-	int i;
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
-	sn = seg6x_pernet(dev_net(dev));
-	t = rtnl_dereference(sn->sids);
+	t = rtnl_dereference(seg6x_pernet(dev_net(dev))->sids);
 	if (!t)
 		return NOTIFY_DONE;
-	for (i = 0; i < ARRAY_SIZE(t->heads); i++)
-		hlist_for_each_entry(sid, &t->heads[i], hnode)
-			if (sid->oif == dev->ifindex ||
-			    sid->vrf == dev->ifindex)
-				WRITE_ONCE(sid->dead, true);
+	/* Only the SIDs that name a device with this index's hash. */
+	head = seg6x_sid_dev_head(t, dev->ifindex);
+	hlist_for_each_entry(sid, head, oif_node)
+		if (sid->oif == dev->ifindex)
+			WRITE_ONCE(sid->dead, true);
+	hlist_for_each_entry(sid, head, vrf_node)
+		if (sid->vrf == dev->ifindex)
+			WRITE_ONCE(sid->dead, true);
 	return NOTIFY_DONE;
 }
 
@@ -745,15 +804,13 @@ static struct notifier_block seg6x_sid_notifier = {
 void seg6x_sid_net_exit(struct seg6x_net *sn)
 {
 	struct seg6x_sid_table *t = rcu_dereference_protected(sn->sids, true);
-	struct hlist_node *tmp;
-	struct seg6x_sid *sid;
-	int i;
+	struct seg6x_sid *sid, *tmp;
 
 	if (!t)
 		return;
-	for (i = 0; i < ARRAY_SIZE(t->heads); i++)
-		hlist_for_each_entry_safe(sid, tmp, &t->heads[i], hnode)
-			seg6x_sid_free(sid);
+	list_for_each_entry_safe(sid, tmp, &t->all, list)
+		seg6x_sid_free(sid);
+	rhashtable_destroy(&t->ht);
 	kfree(t);
 	RCU_INIT_POINTER(sn->sids, NULL);
 	sn->nsids = 0;

@@ -382,6 +382,9 @@ static void print_text(const struct ctl_sid *s, bool counters)
 		printf(" nflen %u", s->nflen);
 	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
 		printf(" count");
+	/* State, not configuration: never in what save prints. */
+	if (counters && s->dead)
+		printf(" dead");
 	if (counters && s->has_counters)
 		printf(" packets %llu bytes %llu errors %llu",
 		       (unsigned long long)s->packets,
@@ -439,6 +442,8 @@ static void print_json(struct json_writer *jw, const struct ctl_sid *s)
 		json_uint(jw, "lblen", s->lblen);
 	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
 		json_uint(jw, "nflen", s->nflen);
+	if (s->dead)
+		json_bool(jw, "dead", true);
 	if (s->has_counters) {
 		json_uint(jw, "packets", s->packets);
 		json_uint(jw, "bytes", s->bytes);

@@ -448,3 +448,45 @@ def test_sid_max_limits_the_table(chain):
     finally:
         unload_module()
         load_module()
+
+
+def test_many_sids_lookup_dump_and_device_removal(chain):
+    """20,000 SIDs of three lengths (the hash grows as they come, and
+    shrinks as they go): the first, the last and the longest match are
+    found, a dump lists every one once, and deleting a device marks the
+    one SID that uses it, and no other, dead."""
+    c = chain
+    r2 = c.ns["R2"]
+    ip_batch(r2, ["link add d0 type dummy", "link set d0 up",
+                  "link add d1 type dummy", "link set d1 up"])
+    n = 20000
+    lines = [f"sid add fc00:e8:{i >> 16:x}:{i & 0xffff:x}::/64 behavior End"
+             for i in range(n)]
+    lines += ["sid add fc00:e8::/48 behavior End",
+              f"sid add fc00:e8::77/128 behavior End.X nh6 {addr6(3, 'R3')}"
+              " dev d0",
+              f"sid add fc00:e9::1/128 behavior End.X nh6 {addr6(3, 'R3')}"
+              " dev d1"]
+    ctl("-b", "-", ns=r2, input="\n".join(lines) + "\n")
+    shown = ctl("sid", "show", ns=r2, js=True)
+    assert len(shown) == n + 3
+    assert len({s["sid"] for s in shown}) == n + 3
+
+    # End to the first and last /64 and to the /128 inside the first
+    for dst, nxt in ((f"fc00:e8:0:{n - 1:x}::5", sid("R3")),
+                     ("fc00:e8::5", sid("R3")),
+                     ("fc00:e8::77", sid("R3"))):
+        m = marker()
+        frame = frame_to_r2(IPv6(src=A_SRC, dst=dst, nh=NH_ROUTING) /
+                            Raw(srh([nxt, dst], sl=1, nh=NH_IPV6) +
+                                udp6(A_SRC, addr6(4, "B"), m)))
+        got = emit(c, frame, r3_in(c), m)
+        assert len(got) == 1, dst
+        assert eth_ipv6(got[0])["dst"] == sid("R3")
+
+    ip_batch(r2, ["link del d1"])
+    dead = [s["sid"] for s in ctl("sid", "show", ns=r2, js=True)
+            if s.get("dead")]
+    assert dead == ["fc00:e9::1/128"]
+    ctl("sid", "flush", ns=r2)
+    assert ctl("sid", "show", ns=r2, js=True) == []
