@@ -26,6 +26,10 @@ Invariants, per batch of packets:
     SL <= LE + 1, Hdr Ext Len consistent, TLVs tiling, DA = List[SL]),
     and its HMAC is right where R1 signed it; inline insertion leaves a
     Hop-by-Hop header first (RFC 8200 4.1).
+  nest phase: IPv6-in-IPv6 nested up to 200 levels, each level to one of
+    R2's End.DT6/End.DT46 (VRF) or End.DX6 SIDs or not: the SIDs'
+    packets + errors grow by exactly the levels R2 decapsulates
+    (nest_count), every level on its own pass through the backlog.
   at the end: no WARNING/BUG/Oops/KASAN/UBSAN in the kernel log.
 A batch whose counters are off is replayed packet by packet to name
 the packets responsible (minimal cases: single packets, printed in hex).
@@ -47,8 +51,9 @@ sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 sys.path.insert(0, HERE)
 
 from lib import kernlog  # noqa: E402
-from lib.netns import inside, sh, sysctl  # noqa: E402
+from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
 from lib.nlraw import Genl  # noqa: E402
+from lib.sidnl import SidNl  # noqa: E402
 from lib.topo import Chain, addr4, addr6, mac, sid  # noqa: E402
 import pktlib as P  # noqa: E402
 
@@ -74,10 +79,16 @@ ENC6_DST, INL6_DST, ENC4_DST = "fc00:40::b", "fc00:44::b", "10.0.40.11"
 TERMINAL_SKIP = {"encap", "inline", "hmac_signed", "hmac_verified",
                  "no_route", "hop_limit"}
 
+# R2's SIDs in the nest phase (decapsulating into VRF red, table 10, or
+# out to R3): the fuzzer's model of each
+NEST_SIDS = {P.a2b("fc00:e2::1"): "End.DT6", P.a2b("fc00:e2::2"): "End.DT46",
+             P.a2b("fc00:e2::3"): "End.DX6"}
+NEST_OTHER = [P.a2b(a) for a in (addr6(4, "B"), "fc00:e2::9", sid("R3"))]
+
 # share of --count per phase (name, share, R2 require_hmac or None)
-PHASES = [("end-verify", 0.30), ("end-require", 0.18),
+PHASES = [("end-verify", 0.26), ("end-require", 0.18),
           ("end-ignore", 0.14), ("disabled", 0.05), ("loop", 0.05),
-          ("encap", 0.28)]
+          ("nest", 0.04), ("encap", 0.28)]
 BATCH = 50
 PACKET_VNET_HDR = 15
 SOL_PACKET = 263
@@ -420,6 +431,98 @@ def gen_endpoint(seed, phase, idx):
     return pk
 
 
+def nest_count(pkt):
+    """How many decapsulations R2's SIDs count (packets or errors) for
+    the IPv6 packet `pkt`: one per level addressed to a SID, from the
+    outside in, until a level leaves R2 (End.DX6, or a destination that
+    is no SID), is no IPv6 packet the SID takes (an error, counted), or
+    claims more bytes than it has (the stack drops it before the hook
+    sees it again)."""
+    n = 0
+    while True:
+        if len(pkt) < 40 or pkt[0] >> 4 != 6:
+            return n
+        plen = struct.unpack_from("!H", pkt, 4)[0]
+        if 40 + plen > len(pkt):
+            return n
+        pkt = pkt[:40 + plen]
+        beh = NEST_SIDS.get(pkt[24:40])
+        if beh is None:
+            return n
+        n += 1
+        nh, off = pkt[6], 40
+        if nh == P.NH_ROUTING:          # only ever SL 0, one segment
+            nh, off = pkt[40], 40 + (pkt[41] + 1) * 8
+        if nh != 41 or len(pkt) < off + 40 or pkt[off] >> 4 != 6 or \
+                beh == "End.DX6":
+            return n
+        pkt = pkt[off:]
+
+
+def gen_nest(seed, idx):
+    """IPv6-in-IPv6 nested up to hundreds of levels deep, each level to
+    one of R2's decapsulating SIDs (into a VRF, or out to R3) or not,
+    some with an SRH (Segments Left 0), the innermost UDP or IPv4 or
+    junk; sometimes cut short, sometimes sent as fragments."""
+    r = random.Random(f"{seed}:nest:{idx}")
+    pk = Pkt(idx)
+    pk.kind = "nest"
+    depth = r.choice([1, 2, 3, r.randint(4, 40), r.randint(40, 200)])
+    vrf_sids = [a for a, b in NEST_SIDS.items() if b != "End.DX6"]
+    dx6 = [a for a, b in NEST_SIDS.items() if b == "End.DX6"]
+    stop = r.choice([0.02, 0.1, 0.3])   # share of levels leaving R2
+    kind = r.choice(["udp6", "udp6", "ipv4", "junk"])
+    if kind == "udp6":
+        pkt = P.ipv6(INNER_SRC, r.choice(NEST_OTHER), P.NH_UDP,
+                     P.udp(4000, 5000, struct.pack("!I", idx)),
+                     hlim=r.randint(1, 64), fl=idx & 0xFFFFF)
+        nh = 41
+    elif kind == "ipv4":
+        pkt = P.ipv4(addr4(1, "A"), addr4(4, "B"), 17,
+                     P.udp(4000, 5000, struct.pack("!I", idx)))
+        nh = 4
+    else:
+        pkt = bytes(r.getrandbits(8) for _ in range(r.randint(0, 60)))
+        nh = r.choice([41, 4, 59, 17])
+    for _ in range(depth):
+        dst = r.choice(vrf_sids) if r.random() >= stop else \
+            r.choice(dx6 + NEST_OTHER)
+        if r.random() < 0.15:
+            pkt = P.srh([dst], 0, nh) + pkt
+            nh = P.NH_ROUTING
+        pkt = P.ipv6(INNER_SRC, dst, nh, pkt, hlim=r.randint(1, 255),
+                     fl=idx & 0xFFFFF)
+        nh = 41
+    if r.random() < 0.1 and len(pkt) > 80:
+        # cut short inside: the outer length stays right
+        cut = r.randint(80, len(pkt) - 1)
+        pkt = bytearray(pkt[:cut])
+        pkt[4:6] = struct.pack("!H", cut - 40)
+        pkt = bytes(pkt)
+    pk.ip = pkt
+    pk.counted = nest_count(pkt)
+    eth = bytes.fromhex(mac(2, 1).replace(":", "")) + \
+        bytes.fromhex(mac(2, 0).replace(":", "")) + b"\x86\xdd"
+    if len(pkt) > 8000 or (len(pkt) > 600 and r.random() < 0.3):
+        # fragments of the outer packet, in order or reversed: R2
+        # reassembles them, the packet being to a SID
+        size = r.choice([576, 1232, 4000])
+        body, ident, frames, a = pkt[40:], r.getrandbits(32), [], 0
+        while a < len(body):
+            b = min(len(body), a + size)
+            more = int(b < len(body))
+            fh = struct.pack("!BBHI", pkt[6], 0, a | more, ident)
+            frames.append(P.ipv6(INNER_SRC, pkt[24:40], 44,
+                                 fh + body[a:b], hlim=pkt[7]))
+            a = b
+        if r.random() < 0.3:
+            frames.reverse()
+        pk.frames = [(eth + f, None) for f in frames]
+    else:
+        pk.frames = [(eth + pkt, None)]
+    return pk
+
+
 def gen_encap(seed, idx):
     """A packet for R1's seg6x routes: a fuzzed SR packet (or IPv4) as the
     inner packet, from A's link."""
@@ -507,6 +610,11 @@ class Fuzzer:
             self.txa.bind(("a-r1", 0))
         with inside(ns["R2"]):
             self.g2 = Genl()
+        self.sids = SidNl(ns["R2"])
+        ip_batch(ns["R2"], ["link add red type vrf table 10",
+                            "link set red up",
+                            f"route add fc00:4::/64 via {addr6(3, 'R3')} "
+                            f"dev {c.iface('R2', 'R3')} table 10"])
         with inside(ns["R3"]):
             self.cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                                      socket.htons(0x86dd))
@@ -523,6 +631,14 @@ class Fuzzer:
             "require_hmac", req)
         ctl(ns, "iface", "set", "r2-r1", "seg6_enabled",
             0 if phase == "disabled" else 1)
+        ctl(ns, "sid", "flush")
+        if phase == "nest":
+            ctl(ns, "sid", "add", "fc00:e2::1", "behavior", "End.DT6",
+                "vrf", "red", "count")
+            ctl(ns, "sid", "add", "fc00:e2::2", "behavior", "End.DT46",
+                "vrf", "red", "count")
+            ctl(ns, "sid", "add", "fc00:e2::3", "behavior", "End.DX6",
+                "nh6", addr6(3, "R3"), "count")
 
     def send(self, pk):
         for f, lin in pk.frames:
@@ -560,6 +676,7 @@ class Fuzzer:
         self.configure(phase)
         self.log(f"-- phase {phase}: {count} packets")
         gen = (lambda i: gen_encap(self.seed, i)) if phase == "encap" else \
+            (lambda i: gen_nest(self.seed, i)) if phase == "nest" else \
             (lambda i: gen_endpoint(self.seed, phase, i))
         i = 0
         while i < count:
@@ -573,6 +690,9 @@ class Fuzzer:
         self.drain_capture(phase, final=True)
 
     def counters(self, phase):
+        if phase == "nest":
+            return sum(e.get("packets", 0) + e.get("errors", 0)
+                       for e in self.sids.show())
         s2 = self.g2.stats()
         if phase == "encap":
             s1 = self.g1.stats()
@@ -746,6 +866,7 @@ def show(args):
     for ph in args.phase or ["end-verify"]:
         i = args.show
         pk = gen_encap(args.seed, i) if ph == "encap" else \
+            gen_nest(args.seed, i) if ph == "nest" else \
             gen_endpoint(args.seed, ph, i)
         print(json.dumps({"phase": ph, "idx": i, "kind": pk.kind,
                           "counted": pk.counted,
