@@ -189,6 +189,21 @@ def encap_pedit(outer_dst):
            "action", "pedit", *keys)
 
 
+def frag_pedit():
+    """tc pedit that makes pktgen's IPv6/UDP packets first fragments
+    (offset 0, M = 1) of never-completed sets, all with one
+    identification: what a node that reassembled transit traffic would
+    queue (and finally drop) instead of forwarding."""
+    words = [0x3B000001,        # next header 59, offset 0, M = 1
+             0x5E6B0001]        # identification
+    keys = ["munge", "offset", "6", "u8", "set", "44"]   # Fragment
+    for i, w in enumerate(words):
+        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
+    for c in GEN_CPUS:
+        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
+           "action", "pedit", *keys)
+
+
 def srh_pedit_del():
     for c in GEN_CPUS:
         tc("filter", "del", "dev", gen_dev(2, c), "egress")
@@ -302,6 +317,12 @@ def cases():
         # worked (R2 would drop them at local delivery otherwise)
         Case("fwd-srh", "R2", "transit forwarding of SRH packets",
              lambda: srh_pedit(TRANSIT), srh_pedit_del, dst6=TRANSIT),
+        # transit fragments through a namespace where seg6x is enabled:
+        # forwarded as they are, with no reassembly to pay (or to hold
+        # them for ever)
+        Case("fwd-frag", "R2", "transit fragments, seg6x enabled at R2",
+             lambda: (frag_pedit(), r2_seg6x(True)),
+             lambda: (srh_pedit_del(), r2_seg6x(False)), dst6=TRANSIT),
         Case("seg6-end", "R2", "in-tree seg6 End (seg6_enabled sysctls)",
              lambda: (srh_pedit(R2_SID), r2_intree(True)),
              lambda: (srh_pedit_del(), r2_intree(False))),
