@@ -626,7 +626,7 @@ class Fuzzer:
     def configure(self, phase):
         ns = self.c.ns["R2"]
         req = {"end-verify": 0, "end-require": 1, "end-ignore": -1,
-               "disabled": 0, "loop": 0, "encap": 0}[phase]
+               "disabled": 0, "loop": 0, "nest": 0, "encap": 0}[phase]
         ctl(ns, "iface", "set", "default", "seg6_enabled", 1,
             "require_hmac", req)
         ctl(ns, "iface", "set", "r2-r1", "seg6_enabled",
