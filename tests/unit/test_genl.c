@@ -29,13 +29,12 @@
 #include <netlink/genl/genl.h>
 
 #include "cli.h"
+#include "common.h"
+#include "conn.h"
 #include "ctl_nl.h"
-#include "seg6ctl.h"
 
 #define FAMILY		0x42	/* any id: nothing reaches a kernel */
 #define MAX_MSGS	8
-
-struct options opts;
 
 static struct nl_msg *sent[MAX_MSGS];
 static int nsent;
@@ -46,13 +45,25 @@ static const char *talk_extack;		/* and its text */
 
 /* Fakes of ctl_nl.c */
 
-int ctl_connect(void)
+struct ctl *ctl_new(void)
 {
+	return calloc(1, sizeof(struct ctl));
+}
+
+void ctl_free(struct ctl *c)
+{
+	free(c);
+}
+
+int ctl_connect(struct ctl *c)
+{
+	ctl_clear_error(c);
 	return 0;
 }
 
-int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
 {
+	ctl_clear_error(c);
 	*msg = nlmsg_alloc();
 	assert_non_null(*msg);
 	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0,
@@ -60,7 +71,8 @@ int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
 	return 0;
 }
 
-int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
+int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
+		  void *arg)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1];
 	int i;
@@ -72,9 +84,10 @@ int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
 	}
 	assert_true(nsent < MAX_MSGS);
 	sent[nsent++] = msg;
-	if (talk_extack)
-		ctl_set_extack(talk_extack);
-	return talk_error;
+	if (talk_error)
+		return ctl_fail_extack(c, talk_error,
+				       talk_extack ? talk_extack : "");
+	return 0;
 }
 
 /* Helpers */
@@ -183,7 +196,7 @@ static struct nlattr **parse_sent(int i, uint8_t cmd, struct nlattr **tb)
 static struct nl_msg *reply(void)
 {
 	assert_true(nreplies < MAX_MSGS);
-	ctl_genl_msg(0, 0, &replies[nreplies]);
+	ctl_genl_msg(conn(), 0, 0, &replies[nreplies]);
 	return replies[nreplies++];
 }
 

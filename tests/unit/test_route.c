@@ -15,19 +15,19 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
 
 #include "cli.h"
+#include "common.h"
+#include "conn.h"
 #include "ctl_nl.h"
-#include "seg6ctl.h"
 
 #define LWT_TYPE	42	/* what the fake module claims */
 #define MAX_SENT	8
-
-struct options opts;
 
 static struct nl_msg *sent[MAX_SENT];
 static int nsent;
@@ -36,13 +36,25 @@ static int ndump_reply;
 
 /* Fakes of ctl_nl.c; the module's only answer is its LWT slot. */
 
-int ctl_connect(void)
+struct ctl *ctl_new(void)
 {
+	return calloc(1, sizeof(struct ctl));
+}
+
+void ctl_free(struct ctl *c)
+{
+	free(c);
+}
+
+int ctl_connect(struct ctl *c)
+{
+	ctl_clear_error(c);
 	return 0;
 }
 
-int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
 {
+	ctl_clear_error(c);
 	*msg = nlmsg_alloc();
 	assert_non_null(*msg);
 	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, 0x42, 0,
@@ -50,11 +62,13 @@ int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
 	return 0;
 }
 
-int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
+int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
+		  void *arg)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1] = { NULL };
 	struct nl_msg *reply = nlmsg_alloc();
 
+	(void)c;
 	assert_int_equal(genlmsg_hdr(nlmsg_hdr(msg))->cmd, SEG6X_CMD_INFO_GET);
 	assert_non_null(reply);
 	assert_int_equal(nla_put_u16(reply, SEG6X_A_LWT_TYPE, LWT_TYPE), 0);
@@ -65,16 +79,20 @@ int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
 	return 0;
 }
 
-int ctl_rt_msg(int type, int flags, const struct rtmsg *rtm, struct nl_msg **msg)
+int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
+	       struct nl_msg **msg)
 {
+	ctl_clear_error(c);
 	*msg = nlmsg_alloc_simple(type, flags);
 	assert_non_null(*msg);
 	assert_int_equal(nlmsg_append(*msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO), 0);
 	return 0;
 }
 
-int ctl_rt_talk(struct nl_msg *msg, ctl_rt_reply_fn cb, void *arg)
+int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
+		void *arg)
 {
+	(void)c;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int i;
 

@@ -4,11 +4,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
 #include "json.h"
+#include "libseg6x.h"
 #include "parse.h"
 #include "report.h"
-#include "seg6ctl.h"
+
+/* The global options (-j, -p, -b...), set by main(). */
+struct options opts;
 
 int cli_help(const char *usage)
 {

@@ -14,11 +14,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
 #include "parse.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl hmac set KEYID ALGO [secret-file PATH]\n"
@@ -219,11 +220,11 @@ static int hmac_set(int argc, char **argv)
 				   "standard input holds the batch: give the secret with secret-file");
 
 	/* Learn that the module is missing before waiting on stdin. */
-	status = ctl_connect();
+	status = ctl_connect(conn());
 	if (!status)
 		status = read_secret(path, keyid, &secret);
 	if (!status)
-		status = ctl_hmac_set(keyid, (uint8_t)algo, secret.buf, secret.len);
+		status = ctl_hmac_set(conn(), keyid, (uint8_t)algo, secret.buf, secret.len);
 	explicit_bzero(&secret, sizeof(secret));
 	return status;
 }
@@ -241,7 +242,7 @@ static int hmac_del(int argc, char **argv)
 	if (status)
 		return status;
 
-	return ctl_hmac_del(keyid);
+	return ctl_hmac_del(conn(), keyid);
 }
 
 int hmac_save(const char *keydir)
@@ -250,7 +251,7 @@ int hmac_save(const char *keydir)
 	struct ctl_key *keys;
 	char number[11];
 	size_t i, n;
-	int err = ctl_hmac_list(&keys, &n);
+	int err = ctl_hmac_list(conn(), &keys, &n);
 
 	/* An algorithm newer than this seg6ctl: -b will say so. */
 	for (i = 0; !err && i < n; i++)
@@ -288,7 +289,7 @@ static int hmac_show(int argc, char **argv)
 	(void)argv;
 	status = cli_no_args("hmac", argc);
 	if (!status)
-		status = ctl_hmac_list(&keys, &n);
+		status = ctl_hmac_list(conn(), &keys, &n);
 	if (status)
 		return status;
 	cli_print_list(keys, n, sizeof(*keys), print_key);

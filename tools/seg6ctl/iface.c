@@ -9,10 +9,12 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
+#include "parse.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl iface set { IFNAME | default } [seg6_enabled { 0 | 1 }]\n"
@@ -83,7 +85,7 @@ static int iface_set(int argc, char **argv)
 	status = parse_settings(argc - 1, argv + 1, &set);
 	if (!status)
 		status = iface_index(argv[0], &set.ifindex);
-	return status ? status : ctl_iface_set(&set);
+	return status ? status : ctl_iface_set(conn(), &set);
 }
 
 /*
@@ -110,11 +112,11 @@ int iface_save(void)
 	int err;
 
 	/* "default" first: the others may be set to what it used to be. */
-	err = ctl_iface_get(0, &def);
+	err = ctl_iface_get(conn(), 0, &def);
 	if (!err)
 		err = save_iface(&def);
 	if (!err)
-		err = ctl_iface_list(&ifaces, &n);
+		err = ctl_iface_list(conn(), &ifaces, &n);
 	if (err)
 		return err;
 	for (i = 0; !err && i < n; i++)
@@ -163,9 +165,9 @@ static int iface_show(int argc, char **argv)
 	if (argc == 1) {
 		status = iface_index(argv[0], &ifindex);
 		if (!status)
-			status = ctl_iface_get(ifindex, &one);
+			status = ctl_iface_get(conn(), ifindex, &one);
 	} else {
-		status = ctl_iface_list(&ifaces, &n);
+		status = ctl_iface_list(conn(), &ifaces, &n);
 	}
 	if (status)
 		return status;

@@ -3,10 +3,11 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl info\n"
@@ -46,7 +47,7 @@ static int info_show(int argc, char **argv)
 	(void)argv;
 	status = cli_no_args("info", argc);
 	if (!status)
-		status = ctl_info_get(&info);
+		status = ctl_info_get(conn(), &info);
 	if (!status)
 		print_info(&info);
 	return status;

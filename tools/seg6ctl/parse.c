@@ -27,17 +27,6 @@ static const char *const mode_names[] = {
 	[SEG6X_IPTUN_MODE_INLINE]	= "inline",
 };
 
-size_t inet_addr_len(int family)
-{
-	switch (family) {
-	case AF_INET:
-		return sizeof(struct in_addr);
-	case AF_INET6:
-		return sizeof(struct in6_addr);
-	}
-	return 0;
-}
-
 /*
  * Magnitude of a run of decimal digits. Saturates just above UINT32_MAX
  * so that huge inputs read as out of range rather than wrapping.

@@ -17,18 +17,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
-struct inet_addr {
-	int family;		/* AF_INET or AF_INET6 */
-	uint8_t bytes[16];	/* network order; AF_INET uses the first 4 */
-};
-
-struct inet_prefix {
-	struct inet_addr addr;
-	unsigned int len;	/* in bits */
-};
-
-/* Bytes of an address of @family: 4, 16, or 0 if unknown. */
-size_t inet_addr_len(int family);
+#include "inet.h"
 
 /* Decimal only, no sign, no blanks: "-1" and "1x" are -EINVAL. */
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);

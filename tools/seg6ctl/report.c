@@ -3,9 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
+#include "libseg6x.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char *batch_file;
 static unsigned int batch_line;
@@ -63,16 +64,17 @@ int usage_error(const char *object, const char *fmt, ...)
 
 int report_ctl(int err)
 {
-	if (ctl_error())
-		pr_err("%s", ctl_error());
-	else if (ctl_extack())
-		pr_err("%s (%s)", ctl_extack(), strerror(-err));
+	if (ctl_error(conn()))
+		pr_err("%s", ctl_error(conn()));
+	else if (ctl_extack(conn()))
+		pr_err("%s (%s)", ctl_extack(conn()), strerror(-err));
 	else
 		pr_err("%s", strerror(-err));
 	return EXIT_FAIL;
 }
 
-void report_warning(const char *msg)
+void report_warning(const char *msg, void *arg)
 {
+	(void)arg;
 	pr_warn("%s", msg);
 }

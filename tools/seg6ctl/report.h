@@ -31,6 +31,6 @@ int usage_error(const char *object, const char *fmt, ...) PRINTF_LIKE(2, 3);
 int report_ctl(int err);
 
 /* pr_warn() for ctl_on_warning(). */
-void report_warning(const char *msg);
+void report_warning(const char *msg, void *arg);
 
 #endif /* SEG6CTL_REPORT_H */

@@ -13,11 +13,13 @@
 #include <linux/rtnetlink.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
+#include "parse.h"
 #include "report.h"
 #include "rt_tables.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl route { add | replace } PREFIX mode { encap | inline }\n"
@@ -197,7 +199,7 @@ static int route_add(int argc, char **argv, bool replace)
 	status = parse_route(argc, argv, KEYS_ADD, &r, &dev);
 	if (!status)
 		status = cli_ifindex(dev, &r.oif);
-	return status ? status : ctl_route_add(&r, replace);
+	return status ? status : ctl_route_add(conn(), &r, replace);
 }
 
 /*
@@ -217,12 +219,12 @@ static int route_del(int argc, char **argv)
 		status = cli_ifindex(dev, &r.oif);
 	if (status)
 		return status;
-	status = ctl_route_find(&r, &found, &other);
+	status = ctl_route_find(conn(), &r, &found, &other);
 	if (status == -ESRCH && other) {
 		pr_err("%s is not a seg6x route", argv[0]);
 		return EXIT_FAIL;
 	}
-	return status ? status : ctl_route_del(&found);
+	return status ? status : ctl_route_del(conn(), &found);
 }
 
 /* Routes that show and flush look at. */
@@ -323,7 +325,7 @@ static int list_routes(int argc, char **argv, struct ctl_route **routes,
 
 	status = parse_filter(argc, argv, &f);
 	if (!status)
-		status = ctl_route_list(routes, n);
+		status = ctl_route_list(conn(), routes, n);
 	if (status)
 		return status;
 	for (i = 0; i < *n; i++)
@@ -382,7 +384,7 @@ static int route_flush(int argc, char **argv)
 	if (status)
 		return status;
 	for (i = 0; !status && i < n; i++)
-		status = ctl_route_del(&routes[i]);
+		status = ctl_route_del(conn(), &routes[i]);
 	free(routes);
 	return status;
 }

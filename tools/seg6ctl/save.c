@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
+#include "libseg6x.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 #define DEFAULT_KEYDIR "/etc/seg6x/keys"
 
@@ -47,7 +48,7 @@ static int save(int argc, char **argv)
 	if (opts.json)
 		return usage_error("save", "save prints commands, not JSON");
 	/* Nothing at all rather than a header, if the module is not there. */
-	status = ctl_connect();
+	status = ctl_connect(conn());
 	if (status)
 		return status;
 

@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
+#include "libseg6x.h"
 #include "parse.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 #ifndef SEG6X_VERSION
 #define SEG6X_VERSION "0.1.0"
@@ -24,7 +25,6 @@
 /* Words on one batch line; the longest route add has 16. */
 #define BATCH_MAX_ARGS 64
 
-struct options opts;
 
 static const char usage[] =
 	"Usage: seg6ctl [OPTIONS] OBJECT { COMMAND | help } [ARGS]\n"
@@ -236,13 +236,13 @@ int main(int argc, char **argv)
 		if (!valid_netns_name(netns))
 			return usage_error(NULL, "invalid network namespace name \"%s\"",
 					   netns);
-		status = ctl_netns_enter(netns);
+		status = ctl_netns_enter(conn(), netns);
 		if (status)
 			return report_ctl(status);
 	}
-	ctl_on_warning(report_warning);
+	ctl_on_warning(conn(), report_warning, NULL);
 
 	status = batch ? run_batch(batch) : run_object(argc, argv);
-	ctl_close();
+	conn_close();
 	return status;
 }

@@ -13,11 +13,13 @@
 #include <linux/rtnetlink.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
+#include "parse.h"
 #include "report.h"
 #include "rt_tables.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl sid { add | replace } SID[/LEN] behavior BEHAVIOR [ARGS]\n"
@@ -312,7 +314,7 @@ static int sid_add(int argc, char **argv, bool replace)
 		status = cli_ifindex(val[KEY_VRF], &s.vrf);
 		s.attrs |= CTL_SID_F(SEG6X_SID_VRF);
 	}
-	return status ? status : ctl_sid_set(&s, replace);
+	return status ? status : ctl_sid_set(conn(), &s, replace);
 }
 
 static int sid_create(int argc, char **argv)
@@ -336,7 +338,7 @@ static int sid_del(int argc, char **argv)
 	if (argc > 1)
 		return usage_error("sid", "too many arguments");
 	status = get_sid(argv[0], &prefix, &len);
-	return status ? status : ctl_sid_del(&prefix, len);
+	return status ? status : ctl_sid_del(conn(), &prefix, len);
 }
 
 static void print_text(const struct ctl_sid *s, bool counters)
@@ -473,12 +475,12 @@ static int sid_show(int argc, char **argv)
 	if (argc == 1) {
 		status = get_sid(argv[0], &prefix, &len);
 		if (!status)
-			status = ctl_sid_get(&prefix, len, &one);
+			status = ctl_sid_get(conn(), &prefix, len, &one);
 		if (!status)
 			cli_print_list(&one, 1, sizeof(one), print_sid);
 		return status;
 	}
-	status = ctl_sid_list(&sids, &n);
+	status = ctl_sid_list(conn(), &sids, &n);
 	if (status)
 		return status;
 	cli_print_list(sids, n, sizeof(*sids), print_sid);
@@ -491,7 +493,7 @@ static int sid_flush(int argc, char **argv)
 	(void)argv;
 	if (argc)
 		return usage_error("sid", "too many arguments");
-	return ctl_sid_flush();
+	return ctl_sid_flush(conn());
 }
 
 /* The text form is the syntax of add; replace makes it idempotent. */
@@ -499,7 +501,7 @@ int sid_save(void)
 {
 	struct ctl_sid *sids;
 	size_t i, n;
-	int status = ctl_sid_list(&sids, &n);
+	int status = ctl_sid_list(conn(), &sids, &n);
 
 	for (i = 0; !status && i < n; i++) {
 		printf("sid replace ");

@@ -4,10 +4,11 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl stats [show]\n"
@@ -101,7 +102,7 @@ static int stats_show(int argc, char **argv)
 	(void)argv;
 	status = cli_no_args("stats", argc);
 	if (!status)
-		status = ctl_stats_get(&stats);
+		status = ctl_stats_get(conn(), &stats);
 	if (status)
 		return status;
 	if (opts.json)
@@ -116,7 +117,7 @@ static int stats_reset(int argc, char **argv)
 	int status = cli_no_args("stats", argc);
 
 	(void)argv;
-	return status ? status : ctl_stats_reset();
+	return status ? status : ctl_stats_reset(conn());
 }
 
 static const struct cli_cmd stats_cmds[] = {

@@ -4,11 +4,12 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "ctl.h"
+#include "common.h"
+#include "conn.h"
 #include "json.h"
+#include "libseg6x.h"
 #include "parse.h"
 #include "report.h"
-#include "seg6ctl.h"
 
 static const char usage[] =
 	"Usage: seg6ctl tunsrc set ADDR\n"
@@ -26,14 +27,14 @@ static int tunsrc_set(int argc, char **argv)
 		return usage_error("tunsrc", "too many arguments");
 	if (parse_in6(argv[0], &addr))
 		return usage_error("tunsrc", "invalid IPv6 address \"%s\"", argv[0]);
-	return ctl_tunsrc_set(&addr);
+	return ctl_tunsrc_set(conn(), &addr);
 }
 
 int tunsrc_save(void)
 {
 	char buf[INET6_ADDRSTRLEN];
 	struct in6_addr addr;
-	int err = ctl_tunsrc_get(&addr);
+	int err = ctl_tunsrc_get(conn(), &addr);
 
 	if (!err)
 		printf("tunsrc set %s\n", inet_ntop(AF_INET6, &addr, buf, sizeof(buf)));
@@ -50,7 +51,7 @@ static int tunsrc_show(int argc, char **argv)
 	(void)argv;
 	status = cli_no_args("tunsrc", argc);
 	if (!status)
-		status = ctl_tunsrc_get(&addr);
+		status = ctl_tunsrc_get(conn(), &addr);
 	if (status)
 		return status;
 

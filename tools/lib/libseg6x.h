@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * seg6ctl's netlink layer: typed calls on the SEG6X generic netlink
- * family (ctl.c) and on rtnetlink routes carrying seg6x's encapsulation
- * (ctl_route.c). Callers see plain structs only, never libnl or
- * attributes.
+ * libseg6x: typed calls on the SEG6X generic netlink family (ctl.c,
+ * ctl_sid.c) and on rtnetlink routes carrying seg6x's encapsulation
+ * (ctl_route.c), for seg6ctl and any other program (a routing daemon).
+ * Callers see plain structs only, never libnl or attributes; nothing here
+ * prints or keeps global state: everything lives in a struct ctl, one per
+ * user, used by one thread at a time.
  *
  * Every call returns 0 or a negative errno. After a failure, ctl_error()
- * or ctl_extack() says more; report.c turns that into the message.
+ * or ctl_extack() says more, and ctl_errno() repeats the errno.
  */
-#ifndef SEG6CTL_CTL_H
-#define SEG6CTL_CTL_H
+#ifndef LIBSEG6X_CTL_H
+#define LIBSEG6X_CTL_H
 
 #include <net/if.h>
 #include <netinet/in.h>
@@ -18,30 +20,47 @@
 #include <stdint.h>
 #include <linux/seg6x.h>
 
-#include "parse.h"
+#include "inet.h"
+
+/* A handle: its sockets (opened on first use) and its error state. */
+struct ctl;
+
+/* NULL if out of memory. */
+struct ctl *ctl_new(void);
+/* Closes the sockets and frees @c (NULL is fine). */
+void ctl_free(struct ctl *c);
 
 /* Errors and warnings */
 
 /*
- * What seg6ctl itself found wrong in the last failed call, as a whole
- * message (e.g. that the module is not loaded); NULL if it was the kernel.
+ * What the library itself found wrong in the last failed call, as a
+ * whole message (e.g. that the module is not loaded); NULL if it was the
+ * kernel.
  */
-const char *ctl_error(void);
+const char *ctl_error(const struct ctl *c);
 /* The kernel's extended ack text for the last failed call, or NULL. */
-const char *ctl_extack(void);
+const char *ctl_extack(const struct ctl *c);
+/* The negative errno of the last failed call, 0 after a success. */
+int ctl_errno(const struct ctl *c);
 /*
  * @fn gets what is worth a warning in calls that succeed (the kernel's
- * text on an ack, a dump that raced with a change). NULL: dropped.
+ * text on an ack, a dump that raced with a change), with @arg. NULL:
+ * dropped.
  */
-void ctl_on_warning(void (*fn)(const char *msg));
+void ctl_on_warning(struct ctl *c, void (*fn)(const char *msg, void *arg),
+		    void *arg);
 
 /* Sockets */
 
-/* Moves the process into /run/netns/@name; call before any other. */
-int ctl_netns_enter(const char *name);
+/*
+ * Moves the calling thread into /run/netns/@name; before the first
+ * request of any handle whose requests should go there.
+ */
+int ctl_netns_enter(struct ctl *c, const char *name);
 /* Opens the SEG6X family: -ENOENT if the module is not loaded. */
-int ctl_connect(void);
-void ctl_close(void);
+int ctl_connect(struct ctl *c);
+/* Closes the sockets; the next request opens them again. */
+void ctl_close(struct ctl *c);
 
 /* The module */
 
@@ -54,21 +73,22 @@ struct ctl_info {
 	int8_t def_require_hmac;
 };
 
-int ctl_info_get(struct ctl_info *info);
+int ctl_info_get(struct ctl *c, struct ctl_info *info);
 
 /* The tunnel source: "::" if none was ever set. */
-int ctl_tunsrc_get(struct in6_addr *addr);
-int ctl_tunsrc_set(const struct in6_addr *addr);
+int ctl_tunsrc_get(struct ctl *c, struct in6_addr *addr);
+int ctl_tunsrc_set(struct ctl *c, const struct in6_addr *addr);
 
 struct ctl_key {
 	uint32_t keyid;
 	uint8_t algo;			/* SEG6X_HMAC_ALGO_* */
 };
 
-int ctl_hmac_set(uint32_t keyid, uint8_t algo, const void *secret, size_t len);
-int ctl_hmac_del(uint32_t keyid);
+int ctl_hmac_set(struct ctl *c, uint32_t keyid, uint8_t algo,
+		 const void *secret, size_t len);
+int ctl_hmac_del(struct ctl *c, uint32_t keyid);
 /* *@keys (@n of them) is the caller's to free(). */
-int ctl_hmac_list(struct ctl_key **keys, size_t *n);
+int ctl_hmac_list(struct ctl *c, struct ctl_key **keys, size_t *n);
 
 struct ctl_iface {
 	uint32_t ifindex;		/* 0: the default policy */
@@ -82,18 +102,18 @@ struct ctl_iface {
 	bool explicit_hmac;
 };
 
-int ctl_iface_set(const struct ctl_iface *iface);
-int ctl_iface_get(uint32_t ifindex, struct ctl_iface *iface);
+int ctl_iface_set(struct ctl *c, const struct ctl_iface *iface);
+int ctl_iface_get(struct ctl *c, uint32_t ifindex, struct ctl_iface *iface);
 /* Every interface, "default" first; *@ifaces is the caller's to free(). */
-int ctl_iface_list(struct ctl_iface **ifaces, size_t *n);
+int ctl_iface_list(struct ctl *c, struct ctl_iface **ifaces, size_t *n);
 
 struct ctl_stats {
 	/* Indexed by SEG6X_STAT_*; what the kernel leaves out is zero. */
 	uint64_t counter[SEG6X_STAT_MAX + 1];
 };
 
-int ctl_stats_get(struct ctl_stats *stats);
-int ctl_stats_reset(void);
+int ctl_stats_get(struct ctl *c, struct ctl_stats *stats);
+int ctl_stats_reset(struct ctl *c);
 
 /* Routes (ctl_route.c) */
 
@@ -114,19 +134,19 @@ struct ctl_route {
 };
 
 /* Adds @r; with @replace, replaces a route of the same key instead. */
-int ctl_route_add(const struct ctl_route *r, bool replace);
+int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace);
 /* Deletes the route that @r names exactly (as ctl_route_find() gives). */
-int ctl_route_del(const struct ctl_route *r);
+int ctl_route_del(struct ctl *c, const struct ctl_route *r);
 /*
  * The first seg6x route of @want's prefix and table, and of its device
  * and metric if set (metric 0 matches any, as the kernel reads it).
  * -ESRCH if there is none; then *@other tells whether a route that is
  * not seg6x's matched.
  */
-int ctl_route_find(const struct ctl_route *want, struct ctl_route *found,
-		   bool *other);
+int ctl_route_find(struct ctl *c, const struct ctl_route *want,
+		   struct ctl_route *found, bool *other);
 /* seg6x's routes of every table, IPv6 then IPv4; *@routes to free(). */
-int ctl_route_list(struct ctl_route **routes, size_t *n);
+int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n);
 
 /* The local SID table (ctl_sid.c) */
 
@@ -157,11 +177,12 @@ struct ctl_sid {
 };
 
 /* Adds @s; with @replace, replaces the SID of the same prefix instead. */
-int ctl_sid_set(const struct ctl_sid *s, bool replace);
-int ctl_sid_del(const struct in6_addr *prefix, uint8_t len);
-int ctl_sid_get(const struct in6_addr *prefix, uint8_t len, struct ctl_sid *s);
+int ctl_sid_set(struct ctl *c, const struct ctl_sid *s, bool replace);
+int ctl_sid_del(struct ctl *c, const struct in6_addr *prefix, uint8_t len);
+int ctl_sid_get(struct ctl *c, const struct in6_addr *prefix, uint8_t len,
+		struct ctl_sid *s);
 /* Every SID of the namespace; *@sids is the caller's to free(). */
-int ctl_sid_list(struct ctl_sid **sids, size_t *n);
-int ctl_sid_flush(void);
+int ctl_sid_list(struct ctl *c, struct ctl_sid **sids, size_t *n);
+int ctl_sid_flush(struct ctl *c);
 
-#endif /* SEG6CTL_CTL_H */
+#endif /* LIBSEG6X_CTL_H */

@@ -1,129 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * seg6ctl's netlink layer for the SEG6X generic netlink family: each call
- * builds its request, and decodes the replies into plain structs.
+ * libseg6x for the SEG6X generic netlink family's module-wide objects
+ * (info, tunnel source, HMAC keys, interface policies, counters): each
+ * call builds its request, and decodes the replies into plain structs.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl.h"
 #include "ctl_nl.h"
-
-/* Error state */
-
-static char error_msg[512];	/* ctl_error() */
-static char extack_msg[256];	/* ctl_extack() */
-static void (*warn_fn)(const char *msg);
-
-const char *ctl_error(void)
-{
-	return error_msg[0] ? error_msg : NULL;
-}
-
-const char *ctl_extack(void)
-{
-	return extack_msg[0] ? extack_msg : NULL;
-}
-
-void ctl_on_warning(void (*fn)(const char *msg))
-{
-	warn_fn = fn;
-}
-
-void ctl_clear_error(void)
-{
-	error_msg[0] = '\0';
-	extack_msg[0] = '\0';
-}
-
-int ctl_fail(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(error_msg, sizeof(error_msg), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-void ctl_set_extack(const char *text)
-{
-	snprintf(extack_msg, sizeof(extack_msg), "%s", text);
-}
-
-void ctl_warn(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (!warn_fn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	warn_fn(msg);
-}
-
-int ctl_msg_abort(struct nl_msg *msg)
-{
-	nlmsg_free(msg);
-	return ctl_fail(-EMSGSIZE, "netlink message too long");
-}
+#include "libseg6x.h"
 
 /* A request without attributes; its replies go to @cb. */
-static int request(uint8_t cmd, int flags, ctl_genl_reply_fn cb, void *arg)
+static int request(struct ctl *c, uint8_t cmd, int flags,
+		   ctl_genl_reply_fn cb, void *arg)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(cmd, flags, &msg);
+	int err = ctl_genl_msg(c, cmd, flags, &msg);
 
-	return err ? err : ctl_genl_talk(msg, cb, arg);
+	return err ? err : ctl_genl_talk(c, msg, cb, arg);
 }
 
 /* A request with one u32 attribute. */
-static int request_u32(uint8_t cmd, int flags, int type, uint32_t val,
-		       ctl_genl_reply_fn cb, void *arg)
+static int request_u32(struct ctl *c, uint8_t cmd, int flags, int type,
+		       uint32_t val, ctl_genl_reply_fn cb, void *arg)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(cmd, flags, &msg);
+	int err = ctl_genl_msg(c, cmd, flags, &msg);
 
 	if (err)
 		return err;
 	if (nla_put_u32(msg, type, val) < 0)
-		return ctl_msg_abort(msg);
-	return ctl_genl_talk(msg, cb, arg);
-}
-
-void *ctl_list_add(struct ctl_list *l)
-{
-	char *item;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		void *items = reallocarray(l->items, cap, l->size);
-
-		if (!items)
-			return NULL;
-		l->items = items;
-		l->cap = cap;
-	}
-	item = (char *)l->items + l->n++ * l->size;
-	memset(item, 0, l->size);
-	return item;
-}
-
-int ctl_list_end(int err, struct ctl_list *l, void **items, size_t *n)
-{
-	if (err) {
-		free(l->items);
-		l->items = NULL;
-		l->n = 0;
-	}
-	*items = l->items;
-	*n = l->n;
-	return err;
+		return ctl_msg_abort(c, msg);
+	return ctl_genl_talk(c, msg, cb, arg);
 }
 
 /* The module */
@@ -151,11 +61,11 @@ static int info_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int ctl_info_get(struct ctl_info *info)
+int ctl_info_get(struct ctl *c, struct ctl_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	info->max_segs = SEG6X_MAX_SEGS;
-	return request(SEG6X_CMD_INFO_GET, 0, info_reply, info);
+	return request(c, SEG6X_CMD_INFO_GET, 0, info_reply, info);
 }
 
 /* Tunnel source */
@@ -168,44 +78,45 @@ static int tunsrc_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int ctl_tunsrc_get(struct in6_addr *addr)
+int ctl_tunsrc_get(struct ctl *c, struct in6_addr *addr)
 {
 	*addr = in6addr_any;
-	return request(SEG6X_CMD_TUNSRC_GET, 0, tunsrc_reply, addr);
+	return request(c, SEG6X_CMD_TUNSRC_GET, 0, tunsrc_reply, addr);
 }
 
-int ctl_tunsrc_set(const struct in6_addr *addr)
+int ctl_tunsrc_set(struct ctl *c, const struct in6_addr *addr)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_TUNSRC_SET, 0, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_TUNSRC_SET, 0, &msg);
 
 	if (err)
 		return err;
 	if (nla_put(msg, SEG6X_A_TUNSRC, sizeof(*addr), addr) < 0)
-		return ctl_msg_abort(msg);
-	return ctl_genl_talk(msg, NULL, NULL);
+		return ctl_msg_abort(c, msg);
+	return ctl_genl_talk(c, msg, NULL, NULL);
 }
 
 /* HMAC keys */
 
-int ctl_hmac_set(uint32_t keyid, uint8_t algo, const void *secret, size_t len)
+int ctl_hmac_set(struct ctl *c, uint32_t keyid, uint8_t algo,
+		 const void *secret, size_t len)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_HMAC_SET, 0, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_HMAC_SET, 0, &msg);
 
 	if (err)
 		return err;
 	if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID, keyid) < 0 ||
 	    nla_put_u8(msg, SEG6X_A_HMAC_ALGO, algo) < 0 ||
 	    nla_put(msg, SEG6X_A_HMAC_SECRET, (int)len, secret) < 0)
-		return ctl_msg_abort(msg);
+		return ctl_msg_abort(c, msg);
 	/* ctl_genl_talk() wipes the message. */
-	return ctl_genl_talk(msg, NULL, NULL);
+	return ctl_genl_talk(c, msg, NULL, NULL);
 }
 
-int ctl_hmac_del(uint32_t keyid)
+int ctl_hmac_del(struct ctl *c, uint32_t keyid)
 {
-	return request_u32(SEG6X_CMD_HMAC_DEL, 0, SEG6X_A_HMAC_KEYID, keyid,
+	return request_u32(c, SEG6X_CMD_HMAC_DEL, 0, SEG6X_A_HMAC_KEYID, keyid,
 			   NULL, NULL);
 }
 
@@ -223,20 +134,20 @@ static int key_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int ctl_hmac_list(struct ctl_key **keys, size_t *n)
+int ctl_hmac_list(struct ctl *c, struct ctl_key **keys, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**keys) };
-	int err = request(SEG6X_CMD_HMAC_GET, NLM_F_DUMP, key_reply, &l);
+	int err = request(c, SEG6X_CMD_HMAC_GET, NLM_F_DUMP, key_reply, &l);
 
 	return ctl_list_end(err, &l, (void **)keys, n);
 }
 
 /* Interface policies */
 
-int ctl_iface_set(const struct ctl_iface *iface)
+int ctl_iface_set(struct ctl *c, const struct ctl_iface *iface)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_IFACE_SET, 0, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_IFACE_SET, 0, &msg);
 
 	if (err)
 		return err;
@@ -245,8 +156,8 @@ int ctl_iface_set(const struct ctl_iface *iface)
 	     nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, iface->seg6_enabled) < 0) ||
 	    (iface->has_require_hmac &&
 	     nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, iface->require_hmac) < 0))
-		return ctl_msg_abort(msg);
-	return ctl_genl_talk(msg, NULL, NULL);
+		return ctl_msg_abort(c, msg);
+	return ctl_genl_talk(c, msg, NULL, NULL);
 }
 
 static int iface_reply(struct nlattr **tb, void *arg)
@@ -277,20 +188,20 @@ static int iface_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int ctl_iface_get(uint32_t ifindex, struct ctl_iface *iface)
+int ctl_iface_get(struct ctl *c, uint32_t ifindex, struct ctl_iface *iface)
 {
 	struct ctl_list l = { .size = sizeof(*iface) };
 	const struct ctl_iface *found;
 	size_t i;
 	int err;
 
-	err = request_u32(SEG6X_CMD_IFACE_GET, 0, SEG6X_A_IFINDEX, ifindex,
+	err = request_u32(c, SEG6X_CMD_IFACE_GET, 0, SEG6X_A_IFINDEX, ifindex,
 			  iface_reply, &l);
 	for (i = 0, found = l.items; !err && i < l.n; i++, found++)
 		if (found->ifindex == ifindex)
 			break;
 	if (!err && i == l.n)
-		err = ctl_fail(-EBADMSG, "cannot read the kernel's reply: %s",
+		err = ctl_fail(c, -EBADMSG, "cannot read the kernel's reply: %s",
 			       strerror(EBADMSG));
 	if (!err)
 		*iface = *found;
@@ -298,10 +209,10 @@ int ctl_iface_get(uint32_t ifindex, struct ctl_iface *iface)
 	return err;
 }
 
-int ctl_iface_list(struct ctl_iface **ifaces, size_t *n)
+int ctl_iface_list(struct ctl *c, struct ctl_iface **ifaces, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**ifaces) };
-	int err = request(SEG6X_CMD_IFACE_GET, NLM_F_DUMP, iface_reply, &l);
+	int err = request(c, SEG6X_CMD_IFACE_GET, NLM_F_DUMP, iface_reply, &l);
 
 	return ctl_list_end(err, &l, (void **)ifaces, n);
 }
@@ -330,13 +241,13 @@ static int stats_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int ctl_stats_get(struct ctl_stats *stats)
+int ctl_stats_get(struct ctl *c, struct ctl_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
-	return request(SEG6X_CMD_STATS_GET, 0, stats_reply, stats);
+	return request(c, SEG6X_CMD_STATS_GET, 0, stats_reply, stats);
 }
 
-int ctl_stats_reset(void)
+int ctl_stats_reset(struct ctl *c)
 {
-	return request(SEG6X_CMD_STATS_RESET, 0, NULL, NULL);
+	return request(c, SEG6X_CMD_STATS_RESET, 0, NULL, NULL);
 }

@@ -8,8 +8,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ctl.h"
 #include "ctl_nl.h"
+#include "libseg6x.h"
 
 static struct nla_policy iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_MODE]		= { .type = NLA_U8 },
@@ -37,8 +37,8 @@ static int put_nexthop(struct nl_msg *msg, const struct ctl_route *r)
  * An RTM_NEWROUTE or RTM_DELROUTE for @r without its encapsulation: the
  * attributes that say which route it is.
  */
-static int route_msg(int type, int flags, const struct ctl_route *r,
-		     struct nl_msg **msgp)
+static int route_msg(struct ctl *c, int type, int flags,
+		     const struct ctl_route *r, struct nl_msg **msgp)
 {
 	size_t alen = inet_addr_len(r->dst.addr.family);
 	struct rtmsg rtm = {
@@ -57,7 +57,7 @@ static int route_msg(int type, int flags, const struct ctl_route *r,
 		rtm.rtm_scope = RT_SCOPE_UNIVERSE;
 		rtm.rtm_type = RTN_UNICAST;
 	}
-	err = ctl_rt_msg(type, flags, &rtm, &msg);
+	err = ctl_rt_msg(c, type, flags, &rtm, &msg);
 	if (err)
 		return err;
 
@@ -67,7 +67,7 @@ static int route_msg(int type, int flags, const struct ctl_route *r,
 	    (r->oif && nla_put_u32(msg, RTA_OIF, r->oif) < 0) ||
 	    (r->has_metric && nla_put_u32(msg, RTA_PRIORITY, r->metric) < 0) ||
 	    (r->has_via && put_nexthop(msg, r) < 0))
-		return ctl_msg_abort(msg);
+		return ctl_msg_abort(c, msg);
 	*msgp = msg;
 	return 0;
 }
@@ -186,38 +186,38 @@ static int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 }
 
 /* The LWT slot that marks seg6x's routes. */
-static int lwt_type(uint16_t *type)
+static int lwt_type(struct ctl *c, uint16_t *type)
 {
 	struct ctl_info info;
-	int err = ctl_info_get(&info);
+	int err = ctl_info_get(c, &info);
 
 	*type = info.lwt_type;
 	return err;
 }
 
-int ctl_route_add(const struct ctl_route *r, bool replace)
+int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
 {
 	int flags = NLM_F_CREATE | (replace ? NLM_F_REPLACE : NLM_F_EXCL);
 	struct nl_msg *msg;
 	uint16_t type;
 	int err;
 
-	err = lwt_type(&type);
+	err = lwt_type(c, &type);
 	if (!err)
-		err = route_msg(RTM_NEWROUTE, flags, r, &msg);
+		err = route_msg(c, RTM_NEWROUTE, flags, r, &msg);
 	if (err)
 		return err;
 	if (put_encap(msg, r, type))
-		return ctl_msg_abort(msg);
-	return ctl_rt_talk(msg, NULL, NULL);
+		return ctl_msg_abort(c, msg);
+	return ctl_rt_talk(c, msg, NULL, NULL);
 }
 
-int ctl_route_del(const struct ctl_route *r)
+int ctl_route_del(struct ctl *c, const struct ctl_route *r)
 {
 	struct nl_msg *msg;
-	int err = route_msg(RTM_DELROUTE, 0, r, &msg);
+	int err = route_msg(c, RTM_DELROUTE, 0, r, &msg);
 
-	return err ? err : ctl_rt_talk(msg, NULL, NULL);
+	return err ? err : ctl_rt_talk(c, msg, NULL, NULL);
 }
 
 /* A dump of @family's routes, each decoded and handed to @fn. */
@@ -242,13 +242,13 @@ static int walk_reply(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
 	return w->fn(w, &r, ret);
 }
 
-static int walk(int family, struct walk *w)
+static int walk(struct ctl *c, int family, struct walk *w)
 {
 	struct rtmsg rtm = { .rtm_family = (unsigned char)family };
 	struct nl_msg *msg;
-	int err = ctl_rt_msg(RTM_GETROUTE, NLM_F_DUMP, &rtm, &msg);
+	int err = ctl_rt_msg(c, RTM_GETROUTE, NLM_F_DUMP, &rtm, &msg);
 
-	return err ? err : ctl_rt_talk(msg, walk_reply, w);
+	return err ? err : ctl_rt_talk(c, msg, walk_reply, w);
 }
 
 /* What ctl_route_find() looks for, and what it finds. */
@@ -285,19 +285,19 @@ static int match(struct walk *w, const struct ctl_route *r, bool seg6x)
 	return 0;
 }
 
-int ctl_route_find(const struct ctl_route *want, struct ctl_route *found,
-		   bool *other)
+int ctl_route_find(struct ctl *c, const struct ctl_route *want,
+		   struct ctl_route *found, bool *other)
 {
 	struct search s = { .want = want, .route = found };
 	struct walk w = { .fn = match, .arg = &s };
 	int err;
 
-	err = lwt_type(&w.lwt_type);
+	err = lwt_type(c, &w.lwt_type);
 	if (!err)
-		err = walk(want->dst.addr.family, &w);
+		err = walk(c, want->dst.addr.family, &w);
 	*other = s.other;
 	if (!err && !s.found)
-		err = ctl_fail(-ESRCH, "no such route");
+		err = ctl_fail(c, -ESRCH, "no such route");
 	return err;
 }
 
@@ -314,16 +314,16 @@ static int keep(struct walk *w, const struct ctl_route *r, bool seg6x)
 	return 0;
 }
 
-int ctl_route_list(struct ctl_route **routes, size_t *n)
+int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**routes) };
 	struct walk w = { .fn = keep, .arg = &l };
 	int err;
 
-	err = lwt_type(&w.lwt_type);
+	err = lwt_type(c, &w.lwt_type);
 	if (!err)
-		err = walk(AF_INET6, &w);
+		err = walk(c, AF_INET6, &w);
 	if (!err)
-		err = walk(AF_INET, &w);
+		err = walk(c, AF_INET, &w);
 	return ctl_list_end(err, &l, (void **)routes, n);
 }

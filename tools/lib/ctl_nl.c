@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netlink plumbing on libnl-3: one lazily opened socket per protocol, and
- * one request/reply loop that understands extended acks.
+ * libseg6x's handle, its error state, and the netlink plumbing on
+ * libnl-3: one lazily opened socket per protocol and handle, and one
+ * request/reply loop that understands extended acks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -20,16 +22,12 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
-#include "ctl.h"
 #include "ctl_nl.h"
+#include "libseg6x.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
-
-static struct nl_sock *genl_sk;
-static struct nl_sock *rtnl_sk;
-static int seg6x_family;	/* 0 until resolved */
 
 /* One request in flight and what came back for it. */
 struct request {
@@ -77,26 +75,43 @@ static struct nla_policy ctrl_policy[CTRL_ATTR_MAX + 1] = {
 	[CTRL_ATTR_FAMILY_ID]	= { .type = NLA_U16 },
 };
 
-int ctl_netns_enter(const char *name)
+/* The handle: its sockets are opened on first use */
+
+struct ctl *ctl_new(void)
+{
+	return calloc(1, sizeof(struct ctl));
+}
+
+void ctl_free(struct ctl *c)
+{
+	if (!c)
+		return;
+	ctl_close(c);
+	free(c);
+}
+
+/* Sockets */
+
+int ctl_netns_enter(struct ctl *c, const char *name)
 {
 	char path[PATH_MAX];
 	int fd, err = 0;
 
-	ctl_clear_error();
+	ctl_clear_error(c);
 	snprintf(path, sizeof(path), "/run/netns/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return ctl_fail(-errno, "cannot open network namespace \"%s\": %s",
+		return ctl_fail(c, -errno, "cannot open network namespace \"%s\": %s",
 				name, strerror(errno));
 	if (setns(fd, CLONE_NEWNET) < 0)
-		err = ctl_fail(-errno, "cannot enter network namespace \"%s\": %s",
+		err = ctl_fail(c, -errno, "cannot enter network namespace \"%s\": %s",
 			       name, strerror(errno));
 	close(fd);
 	return err;
 }
 
 /* Opens *@skp for @protocol unless it is open. */
-static int open_socket(struct nl_sock **skp, int protocol)
+static int open_socket(struct ctl *c, struct nl_sock **skp, int protocol)
 {
 	struct nl_sock *sk;
 	int one = 1;
@@ -110,7 +125,7 @@ static int open_socket(struct nl_sock **skp, int protocol)
 	err = nl_connect(sk, protocol);
 	if (err < 0) {
 		nl_socket_free(sk);
-		return ctl_fail(-EIO, "cannot open a netlink socket: %s",
+		return ctl_fail(c, -EIO, "cannot open a netlink socket: %s",
 				nl_geterror(err));
 	}
 	/*
@@ -221,7 +236,7 @@ static int on_error(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
  * 0 with the outcome in @req, or a negative errno when the socket itself
  * failed.
  */
-static int exchange(struct nl_sock *sk, struct nl_msg *msg,
+static int exchange(struct ctl *c, struct nl_sock *sk, struct nl_msg *msg,
 		    struct request *req)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
@@ -251,26 +266,24 @@ static int exchange(struct nl_sock *sk, struct nl_msg *msg,
 
 	/* on_error() stops libnl with an error code: that one is fine. */
 	if (!req->done)
-		return ctl_fail(-EIO, "netlink: %s", nl_geterror(err));
+		return ctl_fail(c, -EIO, "netlink: %s", nl_geterror(err));
 	return 0;
 }
 
 /* How @req ended: 0, or the kernel's or the reply handler's error. */
-static int outcome(const struct request *req)
+static int outcome(struct ctl *c, const struct request *req)
 {
-	if (req->error) {
-		if (req->extack[0])
-			ctl_set_extack(req->extack);
-		return req->error;
-	}
+	if (req->error)
+		return ctl_fail_extack(c, req->error, req->extack);
 	if (req->reply_error)
-		return ctl_fail(req->reply_error, "cannot read the kernel's reply: %s",
+		return ctl_fail(c, req->reply_error,
+				"cannot read the kernel's reply: %s",
 				strerror(-req->reply_error));
 	if (req->interrupted)
-		ctl_warn("the dump raced with a change and may be inconsistent");
+		ctl_warn(c, "the dump raced with a change and may be inconsistent");
 	/* An ack may carry a warning. */
 	if (req->extack[0])
-		ctl_warn("%s", req->extack);
+		ctl_warn(c, "%s", req->extack);
 	return 0;
 }
 
@@ -293,9 +306,9 @@ static int ctrl_reply(struct nlmsghdr *nlh, void *arg)
  * genl_ctrl_resolve(), which turns every failure into "not found": only
  * ENOENT means that the module is not loaded.
  */
-static int resolve_family(void)
+static int resolve_family(struct ctl *c)
 {
-	struct request req = { .handle = ctrl_reply, .arg = &seg6x_family };
+	struct request req = { .handle = ctrl_reply, .arg = &c->family };
 	struct nl_msg *msg = nlmsg_alloc();
 	int err;
 
@@ -305,36 +318,36 @@ static int resolve_family(void)
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	err = exchange(genl_sk, msg, &req);
+	err = exchange(c, c->genl_sk, msg, &req);
 	nlmsg_free(msg);
 	if (err)
 		return err;
 	/* The kernel has tried to load it by the family's alias. */
 	if (req.error == -ENOENT)
-		return ctl_fail(-ENOENT, "the seg6x module is not loaded (generic netlink family %s not found); try \"modprobe seg6x\"",
+		return ctl_fail(c, -ENOENT, "the seg6x module is not loaded (generic netlink family %s not found); try \"modprobe seg6x\"",
 				SEG6X_GENL_NAME);
-	return outcome(&req);
+	return outcome(c, &req);
 }
 
-int ctl_connect(void)
+int ctl_connect(struct ctl *c)
 {
 	int err;
 
-	ctl_clear_error();
-	err = open_socket(&genl_sk, NETLINK_GENERIC);
-	if (!err && !seg6x_family)
-		err = resolve_family();
+	ctl_clear_error(c);
+	err = open_socket(c, &c->genl_sk, NETLINK_GENERIC);
+	if (!err && !c->family)
+		err = resolve_family(c);
 	return err;
 }
 
-int ctl_genl_msg(uint8_t cmd, int flags, struct nl_msg **msg)
+int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
 {
-	int err = ctl_connect();
+	int err = ctl_connect(c);
 
 	if (err)
 		return err;
 	*msg = nlmsg_alloc();
-	if (!*msg || !genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, seg6x_family,
+	if (!*msg || !genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, c->family,
 				  0, flags, cmd, SEG6X_GENL_VERSION)) {
 		nlmsg_free(*msg);
 		return -ENOMEM;
@@ -357,28 +370,30 @@ static int genl_reply(struct nlmsghdr *nlh, void *arg)
 	return reply->cb ? reply->cb(tb, reply->arg) : 0;
 }
 
-int ctl_genl_talk(struct nl_msg *msg, ctl_genl_reply_fn cb, void *arg)
+int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
+		  void *arg)
 {
 	struct genl_reply reply = { .cb = cb, .arg = arg };
 	struct request req = { .handle = genl_reply, .arg = &reply };
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int err;
 
-	err = exchange(genl_sk, msg, &req);
+	err = exchange(c, c->genl_sk, msg, &req);
 	/* Secrets must not linger in freed memory. */
 	explicit_bzero(nlh, nlh->nlmsg_len);
 	nlmsg_free(msg);
-	return err ? err : outcome(&req);
+	return err ? err : outcome(c, &req);
 }
 
 /* rtnetlink */
 
-int ctl_rt_msg(int type, int flags, const struct rtmsg *rtm, struct nl_msg **msg)
+int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
+	       struct nl_msg **msg)
 {
 	int err;
 
-	ctl_clear_error();
-	err = open_socket(&rtnl_sk, NETLINK_ROUTE);
+	ctl_clear_error(c);
+	err = open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
 	if (err)
 		return err;
 	*msg = nlmsg_alloc_simple(type, flags);
@@ -408,27 +423,28 @@ static int rt_reply(struct nlmsghdr *nlh, void *arg)
 	return reply->cb(nlmsg_data(nlh), tb, reply->arg);
 }
 
-int ctl_rt_talk(struct nl_msg *msg, ctl_rt_reply_fn cb, void *arg)
+int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
+		void *arg)
 {
 	struct rt_reply reply = { .cb = cb, .arg = arg };
 	struct request req = { .handle = rt_reply, .arg = &reply };
 	int err;
 
-	err = exchange(rtnl_sk, msg, &req);
+	err = exchange(c, c->rtnl_sk, msg, &req);
 	nlmsg_free(msg);
 	if (err)
 		return err;
 	/* What the FIB says when a route to delete is not there. */
 	if (req.error == -ESRCH && !req.extack[0])
-		return ctl_fail(-ESRCH, "no such route");
-	return outcome(&req);
+		return ctl_fail(c, -ESRCH, "no such route");
+	return outcome(c, &req);
 }
 
-void ctl_close(void)
+void ctl_close(struct ctl *c)
 {
-	nl_socket_free(genl_sk);
-	nl_socket_free(rtnl_sk);
-	genl_sk = NULL;
-	rtnl_sk = NULL;
-	seg6x_family = 0;
+	nl_socket_free(c->genl_sk);
+	nl_socket_free(c->rtnl_sk);
+	c->genl_sk = NULL;
+	c->rtnl_sk = NULL;
+	c->family = 0;
 }

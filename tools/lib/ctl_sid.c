@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "ctl.h"
 #include "ctl_nl.h"
+#include "libseg6x.h"
 
 /* The prefix alone: what del and get name a SID by. */
 static int put_key(struct nl_msg *msg, const struct in6_addr *prefix,
@@ -53,37 +53,38 @@ static int put_sid(struct nl_msg *msg, const struct ctl_sid *s, bool replace)
 	return 0;
 }
 
-int ctl_sid_set(const struct ctl_sid *s, bool replace)
+int ctl_sid_set(struct ctl *c, const struct ctl_sid *s, bool replace)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_SID_SET, 0, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_SID_SET, 0, &msg);
 
 	if (err)
 		return err;
 	if (put_sid(msg, s, replace))
-		return ctl_msg_abort(msg);
-	return ctl_genl_talk(msg, NULL, NULL);
+		return ctl_msg_abort(c, msg);
+	return ctl_genl_talk(c, msg, NULL, NULL);
 }
 
-static int request_key(uint8_t cmd, const struct in6_addr *prefix,
-		       uint8_t len, ctl_genl_reply_fn cb, void *arg)
+static int request_key(struct ctl *c, uint8_t cmd,
+		       const struct in6_addr *prefix, uint8_t len,
+		       ctl_genl_reply_fn cb, void *arg)
 {
 	struct nl_msg *msg;
 	struct nlattr *nest;
-	int err = ctl_genl_msg(cmd, 0, &msg);
+	int err = ctl_genl_msg(c, cmd, 0, &msg);
 
 	if (err)
 		return err;
 	nest = nla_nest_start(msg, SEG6X_A_SID);
 	if (!nest || put_key(msg, prefix, len))
-		return ctl_msg_abort(msg);
+		return ctl_msg_abort(c, msg);
 	nla_nest_end(msg, nest);
-	return ctl_genl_talk(msg, cb, arg);
+	return ctl_genl_talk(c, msg, cb, arg);
 }
 
-int ctl_sid_del(const struct in6_addr *prefix, uint8_t len)
+int ctl_sid_del(struct ctl *c, const struct in6_addr *prefix, uint8_t len)
 {
-	return request_key(SEG6X_CMD_SID_DEL, prefix, len, NULL, NULL);
+	return request_key(c, SEG6X_CMD_SID_DEL, prefix, len, NULL, NULL);
 }
 
 static void get_counters(struct nlattr *nest, struct ctl_sid *s)
@@ -165,26 +166,27 @@ static int sid_one(struct nlattr **tb, void *arg)
 	return decode(tb, arg);
 }
 
-int ctl_sid_get(const struct in6_addr *prefix, uint8_t len, struct ctl_sid *s)
+int ctl_sid_get(struct ctl *c, const struct in6_addr *prefix, uint8_t len,
+		struct ctl_sid *s)
 {
-	return request_key(SEG6X_CMD_SID_GET, prefix, len, sid_one, s);
+	return request_key(c, SEG6X_CMD_SID_GET, prefix, len, sid_one, s);
 }
 
-int ctl_sid_list(struct ctl_sid **sids, size_t *n)
+int ctl_sid_list(struct ctl *c, struct ctl_sid **sids, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**sids) };
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_SID_GET, NLM_F_DUMP, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_SID_GET, NLM_F_DUMP, &msg);
 
 	if (!err)
-		err = ctl_genl_talk(msg, sid_reply, &l);
+		err = ctl_genl_talk(c, msg, sid_reply, &l);
 	return ctl_list_end(err, &l, (void **)sids, n);
 }
 
-int ctl_sid_flush(void)
+int ctl_sid_flush(struct ctl *c)
 {
 	struct nl_msg *msg;
-	int err = ctl_genl_msg(SEG6X_CMD_SID_FLUSH, 0, &msg);
+	int err = ctl_genl_msg(c, SEG6X_CMD_SID_FLUSH, 0, &msg);
 
-	return err ? err : ctl_genl_talk(msg, NULL, NULL);
+	return err ? err : ctl_genl_talk(c, msg, NULL, NULL);
 }

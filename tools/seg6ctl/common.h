@@ -3,8 +3,8 @@
  * What the object files share with main: exit statuses, the global
  * options, and one entry point per object.
  */
-#ifndef SEG6CTL_H
-#define SEG6CTL_H
+#ifndef SEG6CTL_COMMON_H
+#define SEG6CTL_COMMON_H
 
 #include <stdbool.h>
 
@@ -52,4 +52,4 @@ int hmac_save(const char *keydir);
 int route_save(void);
 int sid_save(void);
 
-#endif /* SEG6CTL_H */
+#endif /* SEG6CTL_COMMON_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside libseg6x (ctl*.c): the handle, the netlink transport (ctl_nl.c)
+ * and the error state (ctl_err.c), which call nothing above them.
+ *
+ * ctl.c, ctl_sid.c and ctl_route.c get a message from
+ * ctl_genl_msg()/ctl_rt_msg(), add attributes with libnl's nla_put_*(),
+ * and hand it to ctl_genl_talk()/ctl_rt_talk(), which send it, feed each
+ * reply to a callback as parsed attributes, and wait for the kernel's
+ * ack. All return 0 or a negative errno, with the error state set.
+ */
+#ifndef LIBSEG6X_CTL_NL_H
+#define LIBSEG6X_CTL_NL_H
+
+#include <stdint.h>
+#include <linux/rtnetlink.h>
+#include <linux/seg6x.h>
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include "libseg6x.h"
+
+#ifndef PRINTF_LIKE
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#endif
+
+struct ctl {
+	struct nl_sock *genl_sk;	/* opened on first use */
+	struct nl_sock *rtnl_sk;
+	int family;			/* SEG6X's id; 0 until resolved */
+	int err;			/* ctl_errno() */
+	char error[512];		/* ctl_error() */
+	char extack[256];		/* ctl_extack() */
+	void (*warn_fn)(const char *msg, void *arg);
+	void *warn_arg;
+};
+
+/*
+ * Reply callbacks return 0 to go on, or a negative errno to stop handing
+ * replies over; the request then fails with that error.
+ */
+typedef int (*ctl_genl_reply_fn)(struct nlattr **tb, void *arg);	/* SEG6X_A_MAX */
+typedef int (*ctl_rt_reply_fn)(const struct rtmsg *rtm, struct nlattr **tb,
+			       void *arg);				/* RTA_MAX */
+
+/* A SEG6X request in *@msg; @flags is 0 or NLM_F_DUMP. */
+int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg);
+/* Sends and frees @msg (wiping it: it may hold an HMAC secret). */
+int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
+		  void *arg);
+
+/* An rtnetlink request in *@msg. */
+int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
+	       struct nl_msg **msg);
+/* Sends and frees @msg. */
+int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
+		void *arg);
+
+/* Error state */
+
+/* Forgets the last failure: each request starts with it. */
+void ctl_clear_error(struct ctl *c);
+/* Sets ctl_error() to the message; returns @err. */
+int ctl_fail(struct ctl *c, int err, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Keeps @text as ctl_extack() and @err as ctl_errno(); returns @err. */
+int ctl_fail_extack(struct ctl *c, int err, const char *text);
+/* Passes a warning to the ctl_on_warning() function. */
+void ctl_warn(struct ctl *c, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Frees @msg that an attribute did not fit in; returns -EMSGSIZE. */
+int ctl_msg_abort(struct ctl *c, struct nl_msg *msg);
+
+/*
+ * Replies collected into an array of @size-byte items that grows; start
+ * with all zero but @size.
+ */
+struct ctl_list {
+	void *items;
+	size_t n, cap, size;
+};
+
+/* A new zeroed item at the end of @l, or NULL. */
+void *ctl_list_add(struct ctl_list *l);
+/* Hands @l's items to the caller, or frees them if @err; returns @err. */
+int ctl_list_end(int err, struct ctl_list *l, void **items, size_t *n);
+
+#endif /* LIBSEG6X_CTL_NL_H */

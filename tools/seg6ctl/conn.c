@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "conn.h"
+
+static struct ctl *handle;
+
+struct ctl *conn(void)
+{
+	if (!handle) {
+		handle = ctl_new();
+		if (!handle) {
+			fputs("seg6ctl: out of memory\n", stderr);
+			exit(1);
+		}
+	}
+	return handle;
+}
+
+void conn_close(void)
+{
+	ctl_free(handle);
+	handle = NULL;
+}
