@@ -41,28 +41,16 @@ RTPROT_BOOT, RTPROT_STATIC = 3, 4
 RT_SCOPE_UNIVERSE, RT_SCOPE_LINK = 0, 253
 RTN_UNICAST = 1
 
-# uapi/linux/seg6x.h
-SEG6X_GENL_NAME = "SEG6X"
-(SEG6X_CMD_UNSPEC, SEG6X_CMD_INFO_GET, SEG6X_CMD_TUNSRC_SET,
- SEG6X_CMD_TUNSRC_GET, SEG6X_CMD_HMAC_SET, SEG6X_CMD_HMAC_DEL,
- SEG6X_CMD_HMAC_GET, SEG6X_CMD_IFACE_SET, SEG6X_CMD_IFACE_GET,
- SEG6X_CMD_STATS_GET, SEG6X_CMD_STATS_RESET) = range(11)
-SEG6X_CMD_MAX = SEG6X_CMD_STATS_RESET
-(SEG6X_A_UNSPEC, SEG6X_A_PAD, SEG6X_A_VERSION, SEG6X_A_LWT_TYPE,
- SEG6X_A_ALLOW_INLINE, SEG6X_A_TUNSRC, SEG6X_A_HMAC_KEYID,
- SEG6X_A_HMAC_ALGO, SEG6X_A_HMAC_SECRET, SEG6X_A_IFINDEX, SEG6X_A_IFNAME,
- SEG6X_A_SEG6_ENABLED, SEG6X_A_REQUIRE_HMAC, SEG6X_A_STATS,
- SEG6X_A_MAX_SEGS, SEG6X_A_DEF_SEG6_ENABLED, SEG6X_A_DEF_REQUIRE_HMAC,
- SEG6X_A_IFACE_EXPLICIT) = range(18)
-SEG6X_A_MAX = SEG6X_A_IFACE_EXPLICIT
-SEG6X_IPTUN_MODE, SEG6X_IPTUN_SEGS, SEG6X_IPTUN_HMAC_KEYID = 1, 2, 3
-SEG6X_IPTUN_MODE_ENCAP, SEG6X_IPTUN_MODE_INLINE = 1, 2
+# uapi/linux/seg6x.h, read from the header (lib/uapi.py): every SEG6X_*
+# name of it is available here too
+from lib import uapi  # noqa: E402
+from lib.uapi import *  # noqa: E402,F401,F403
 
-STAT_NAMES = {2: "encap", 3: "inline", 4: "end", 5: "decap",
-              6: "hmac_signed", 7: "hmac_verified", 8: "local",
-              9: "disabled", 10: "hmac_missing", 11: "hmac_invalid",
-              12: "hmac_nokey", 13: "bad_srh", 14: "no_route",
-              15: "hop_limit", 16: "nomem"}
+# Genl.stats() keys: the namespace counters by their seg6ctl -j names
+# (drop reasons without "drop."); the SID ones stay numbered (lib/sidnl.py).
+STAT_NAMES = {v: n.lower().removeprefix("drop_")
+              for v, n in uapi.members("SEG6X_STAT_").items()
+              if not n.startswith("SID_") and n != "DROP_SID"}
 
 
 def nla(atype, payload=b""):

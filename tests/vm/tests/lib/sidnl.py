@@ -8,28 +8,41 @@ import ipaddress
 import socket
 import struct
 
+from . import uapi as U
 from .netns import inside
 from .nlraw import (NLM_F_DUMP, NLM_F_REQUEST,
                     SOL_NETLINK, NETLINK_CAP_ACK, Genl, attrs_dict, nest,
                     nla, parse_attrs)
 
-CMD_SID_SET, CMD_SID_DEL, CMD_SID_GET, CMD_SID_FLUSH = 11, 12, 13, 14
-A_SID = 18
+CMD_SID_SET, CMD_SID_DEL = U.SEG6X_CMD_SID_SET, U.SEG6X_CMD_SID_DEL
+CMD_SID_GET, CMD_SID_FLUSH = U.SEG6X_CMD_SID_GET, U.SEG6X_CMD_SID_FLUSH
+A_SID = U.SEG6X_A_SID
 (SID_PREFIX, SID_PREFIX_LEN, SID_BEHAVIOR, SID_NH6, SID_NH4, SID_OIF,
  SID_TABLE, SID_VRF, SID_SEGS, SID_HMAC_KEYID, SID_FLAVORS, SID_LBLEN,
- SID_NFLEN, SID_COUNT, SID_COUNTERS, SID_DEAD, SID_REPLACE) = range(2, 19)
-CNT_PACKETS, CNT_BYTES, CNT_ERRORS = 2, 3, 4
+ SID_NFLEN, SID_COUNT, SID_COUNTERS, SID_DEAD, SID_REPLACE) = (
+    getattr(U, "SEG6X_SID_" + n) for n in (
+        "PREFIX", "PREFIX_LEN", "BEHAVIOR", "NH6", "NH4", "OIF", "TABLE",
+        "VRF", "SEGS", "HMAC_KEYID", "FLAVORS", "LBLEN", "NFLEN", "COUNT",
+        "COUNTERS", "DEAD", "REPLACE"))
+CNT_PACKETS, CNT_BYTES, CNT_ERRORS = (
+    U.SEG6X_SID_CNT_PACKETS, U.SEG6X_SID_CNT_BYTES, U.SEG6X_SID_CNT_ERRORS)
 
-BEHAVIORS = ["End", "End.X", "End.T", "End.DX2", "End.DX6", "End.DX4",
-             "End.DT6", "End.DT4", "End.DT46", "End.B6.Encaps",
-             "End.B6.Encaps.Red"]
-BEH = {n: i + 1 for i, n in enumerate(BEHAVIORS)}
-FLV = {"psp": 1, "usp": 2, "usd": 4, "next-csid": 8}
+
+def behavior_name(uapi_name):
+    """END_B6_ENCAPS_RED -> End.B6.Encaps.Red: seg6ctl's spelling."""
+    return ".".join(t.capitalize() if t.isalpha() and len(t) > 2 else t
+                    for t in uapi_name.split("_"))
+
+
+_BEHAVIORS = U.members("SEG6X_BEHAVIOR_")
+BEHAVIORS = [behavior_name(_BEHAVIORS[v]) for v in sorted(_BEHAVIORS)]
+BEH = {behavior_name(n): v for v, n in _BEHAVIORS.items()}
+FLV = {n.lower().replace("_", "-"): v
+       for v, n in U.members("SEG6X_FLV_").items()}
 
 # namespace counters added with the SID table (enum seg6x_stat)
-SID_STATS = {17 + i: "sid_" + n.lower().replace(".", "_")
-             for i, n in enumerate(BEHAVIORS)}
-SID_STATS[28] = "drop_sid"
+SID_STATS = {v: n.lower() for v, n in U.members("SEG6X_STAT_").items()
+             if n.startswith("SID_") or n == "DROP_SID"}
 
 
 def a6(a):
