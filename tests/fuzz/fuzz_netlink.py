@@ -11,7 +11,8 @@ Runs as root in the VM. Three parts, --count messages in all:
            acknowledged with 0, parsing the message as the kernel does
            (last duplicate wins); every 250 messages and at the end the
            namespace's state (tunsrc, keys, interface policies, seg6x
-           routes) is compared with the model, at the end through
+           routes, local SIDs: every command of uapi/linux/seg6x.h is
+           sent) is compared with the model, at the end through
            `seg6ctl -j` as well.
   unpriv   (20 %) the same messages from uid 65534 without capabilities
            in that namespace (setpriv): every write must be refused with
@@ -39,13 +40,18 @@ sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 from lib import kernlog  # noqa: E402
 from lib import nlraw as N  # noqa: E402
 from lib.netns import inside, sh  # noqa: E402
+from lib.sidnl import BEH  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
 NS = "sx-fznl"
 WRITES = {N.SEG6X_CMD_TUNSRC_SET, N.SEG6X_CMD_HMAC_SET, N.SEG6X_CMD_HMAC_DEL,
-          N.SEG6X_CMD_IFACE_SET, N.SEG6X_CMD_STATS_RESET}
+          N.SEG6X_CMD_IFACE_SET, N.SEG6X_CMD_STATS_RESET,
+          N.SEG6X_CMD_SID_SET, N.SEG6X_CMD_SID_DEL, N.SEG6X_CMD_SID_FLUSH}
 READS = {N.SEG6X_CMD_INFO_GET, N.SEG6X_CMD_TUNSRC_GET, N.SEG6X_CMD_HMAC_GET,
-         N.SEG6X_CMD_IFACE_GET, N.SEG6X_CMD_STATS_GET}
+         N.SEG6X_CMD_IFACE_GET, N.SEG6X_CMD_STATS_GET, N.SEG6X_CMD_SID_GET}
+# every command of the header must be one or the other
+assert WRITES | READS == set(range(1, N.SEG6X_CMD_MAX + 1))
+SID_PREFIXES = ["fc00:e2::1", "fc00:e2::", "fc00:e2::100", "fc00:e3::1"]
 EPERM = 1
 PREFIX6 = [f"fc00:a{i}::" for i in range(6)]
 PREFIX4 = [f"10.200.{i}.0" for i in range(6)]
@@ -131,8 +137,56 @@ class Gen:
                 A.append((N.SEG6X_A_REQUIRE_HMAC, self.value("hmac")))
         elif cmd == N.SEG6X_CMD_IFACE_GET:
             A = [(N.SEG6X_A_IFINDEX, self.value("ifindex"))]
+        elif cmd in (N.SEG6X_CMD_SID_SET, N.SEG6X_CMD_SID_DEL,
+                     N.SEG6X_CMD_SID_GET):
+            S = self.sid_key()
+            if cmd == N.SEG6X_CMD_SID_SET:
+                S += self.sid_attrs()
+            r.shuffle(S)
+            if r.random() < 0.3:
+                S = self.mutate_attrs(S)
+            A = [(N.SEG6X_A_SID | N.NLA_F_NESTED, self.pack(S))]
         r.shuffle(A)
         return A
+
+    def sid_key(self):
+        r = self.r
+        pfx = r.choice(SID_PREFIXES + ["random"])
+        S = [(N.SEG6X_SID_PREFIX, os.urandom(16) if pfx == "random" else
+              ipaddress.IPv6Address(pfx).packed)]
+        if r.random() < 0.5:
+            S.append((N.SEG6X_SID_PREFIX_LEN, u8(r.choice(
+                [128, 64, 48, 127, 1, 0, 129, 255, r.randint(1, 128)]))))
+        return S
+
+    def sid_attrs(self):
+        """A behaviour and a random choice of attributes: the kernel
+        decides which combinations it takes."""
+        r = self.r
+        beh = r.choice(list(range(1, N.SEG6X_BEHAVIOR_MAX + 1)) * 3 +
+                       [0, N.SEG6X_BEHAVIOR_MAX + 1, 0xFFFF])
+        S = [(N.SEG6X_SID_BEHAVIOR, u16(beh))]
+        pool = [
+            (N.SEG6X_SID_NH6, lambda: self.value("addr")),
+            (N.SEG6X_SID_NH4, lambda: bytes([10, 99, 0, r.randint(0, 255)])),
+            (N.SEG6X_SID_OIF, lambda: self.value("ifindex")),
+            (N.SEG6X_SID_TABLE, lambda: u32(r.choice([254, 10, 0, 999]))),
+            (N.SEG6X_SID_VRF, lambda: self.value("ifindex")),
+            (N.SEG6X_SID_SEGS, lambda: b"".join(
+                self.value("addr") for _ in range(r.choice([1, 2, 0, 65])))),
+            (N.SEG6X_SID_HMAC_KEYID, lambda: self.value("keyid")),
+            (N.SEG6X_SID_FLAVORS, lambda: u32(r.choice(
+                [1, 2, 4, 8, 3, 0, 16, r.getrandbits(32)]))),
+            (N.SEG6X_SID_LBLEN, lambda: u8(r.choice([32, 48, 0, 7, 200]))),
+            (N.SEG6X_SID_NFLEN, lambda: u8(r.choice([16, 8, 0, 9, 200]))),
+            (N.SEG6X_SID_COUNT, lambda: b""),
+            (N.SEG6X_SID_REPLACE, lambda: b""),
+            (N.SEG6X_SID_COUNTERS, lambda: self.value("raw")),
+            (N.SEG6X_SID_DEAD, lambda: u8(1)),
+        ]
+        for t, v in r.sample(pool, r.choice([0, 1, 1, 2, 3])):
+            S.append((t, v()))
+        return S
 
     def mutate_attrs(self, A):
         r = self.r
@@ -184,13 +238,14 @@ class Gen:
         flags = N.NLM_F_REQUEST | N.NLM_F_ACK
         version = 1
         if c < 0.75:
-            cmd = r.choice(list(WRITES) * 3 + list(READS))
+            cmd = r.choice(sorted(WRITES) * 3 + sorted(READS))
             A = self.valid_attrs(cmd)
             if r.random() < 0.6:
                 A = self.mutate_attrs(A)
             body = self.pack(A)
         else:
-            cmd = r.choice(list(range(0, 14)) + [255, r.getrandbits(8)])
+            cmd = r.choice(list(range(0, N.SEG6X_CMD_MAX + 2)) +
+                           [255, r.getrandbits(8)])
             A = [(r.randint(0, 25), self.value(r.choice(
                 ["addr", "keyid", "raw", "secret", "enabled"])))
                 for _ in range(r.randint(0, 5))]
@@ -198,8 +253,8 @@ class Gen:
             if r.random() < 0.3:                   # a malformed attribute
                 body += struct.pack("=HH", r.choice([2, 3, 400, 0xFFFF]),
                                     r.randint(1, 20)) + b"\0" * 4
-        if cmd in (N.SEG6X_CMD_HMAC_GET, N.SEG6X_CMD_IFACE_GET) and \
-                r.random() < 0.6:
+        if cmd in (N.SEG6X_CMD_HMAC_GET, N.SEG6X_CMD_IFACE_GET,
+                   N.SEG6X_CMD_SID_GET) and r.random() < 0.6:
             flags = N.NLM_F_REQUEST | N.NLM_F_DUMP
         if r.random() < 0.05:
             flags |= N.NLM_F_DUMP
@@ -277,7 +332,7 @@ class Model:
     """seg6x state of one namespace as the accepted writes made it."""
 
     def __init__(self, st):
-        self.tunsrc, self.keys, ifaces, self.routes = st
+        self.tunsrc, self.keys, ifaces, self.routes, self.sids = st
         self.default = ifaces[0][:2]
         self.own = {}           # ifindex -> [enabled|None, hmac|None]
         self.slot = None
@@ -292,6 +347,17 @@ class Model:
         elif cmd == N.SEG6X_CMD_HMAC_DEL:
             self.keys.pop(struct.unpack("=I", a[N.SEG6X_A_HMAC_KEYID])[0],
                           None)
+        elif cmd == N.SEG6X_CMD_SID_FLUSH:
+            self.sids = {}
+        elif cmd in (N.SEG6X_CMD_SID_SET, N.SEG6X_CMD_SID_DEL):
+            sa = N.attrs_dict(a[N.SEG6X_A_SID])
+            key = sid_key(sa[N.SEG6X_SID_PREFIX],
+                          sa.get(N.SEG6X_SID_PREFIX_LEN, b"\x80")[0])
+            if cmd == N.SEG6X_CMD_SID_DEL:
+                self.sids.pop(key, None)
+            else:
+                self.sids[key] = struct.unpack(
+                    "=H", sa[N.SEG6X_SID_BEHAVIOR][:2])[0]
         elif cmd == N.SEG6X_CMD_IFACE_SET:
             idx = struct.unpack("=I", a[N.SEG6X_A_IFINDEX])[0]
             en = a.get(N.SEG6X_A_SEG6_ENABLED)
@@ -342,7 +408,23 @@ class Model:
 
     def state(self, existing):
         return (self.tunsrc, dict(self.keys), self.ifaces(existing),
-                {k: v for k, v in self.routes.items() if v != "other"})
+                {k: v for k, v in self.routes.items() if v != "other"},
+                dict(self.sids))
+
+
+def sid_key(prefix, plen):
+    return str(ipaddress.IPv6Network((prefix, plen), strict=False))
+
+
+def kernel_sids(g):
+    """{prefix/len: behaviour} of the namespace's SID table."""
+    out = {}
+    for _, _, body in g.dump(N.SEG6X_CMD_SID_GET).msgs:
+        sa = N.attrs_dict(N.attrs_dict(body[4:])[N.SEG6X_A_SID])
+        out[sid_key(sa[N.SEG6X_SID_PREFIX],
+                    sa[N.SEG6X_SID_PREFIX_LEN][0])] = \
+            struct.unpack("=H", sa[N.SEG6X_SID_BEHAVIOR][:2])[0]
+    return out
 
 
 def route_key(fam, dst, plen):
@@ -379,7 +461,8 @@ def kernel_routes(slot, rt):
 
 
 def kernel_state(g, slot, rt):
-    return (g.tunsrc(), g.keys(), g.ifaces(), kernel_routes(slot, rt))
+    return (g.tunsrc(), g.keys(), g.ifaces(), kernel_routes(slot, rt),
+            kernel_sids(g))
 
 
 def seg6ctl_state(ns=None):
@@ -403,11 +486,13 @@ def seg6ctl_state(ns=None):
             {"encap": 1, "inline": 2}[rt["mode"]],
             tuple(ipaddress.IPv6Address(s).packed for s in rt["segs"]),
             rt["hmac"])
-    return tun, keys, ifs, routes
+    sids = {str(ipaddress.IPv6Network(e["sid"], strict=False)):
+            BEH[e["behavior"]] for e in j("sid", "show") or []}
+    return tun, keys, ifs, routes, sids
 
 
 def diff(want, got):
-    names = ["tunsrc", "keys", "ifaces", "routes"]
+    names = ["tunsrc", "keys", "ifaces", "routes", "sids"]
     out = []
     for n, w, g in zip(names, want, got):
         if w != g:
@@ -514,8 +599,9 @@ class Runner:
                       + "; ".join(d) + " -- messages since the last "
                       "check: " + " ".join(self.log))
             # carry on from what the kernel has
-            model.tunsrc, model.keys, ifs, routes = got
+            model.tunsrc, model.keys, ifs, routes, sids = got
             model.routes = dict(routes)
+            model.sids = dict(sids)
             model.default = ifs[0][:2]
             model.own = {k: [v[0] if v[2] & 1 else None,
                              v[1] if v[2] & 2 else None]
@@ -525,7 +611,8 @@ class Runner:
         g = self.g
         for name, fn in (("info", g.info), ("stats", g.stats),
                          ("tunsrc", g.tunsrc), ("keys", g.keys),
-                         ("ifaces", g.ifaces)):
+                         ("ifaces", g.ifaces),
+                         ("sids", lambda: kernel_sids(g))):
             try:
                 fn()
             except Exception as e:     # noqa: BLE001
