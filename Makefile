@@ -6,6 +6,8 @@
 #   make dkms-src        the DKMS source tree, /usr/src/seg6x-VERSION (DESTDIR=...)
 #   make dkms-install    register, build and install the module with DKMS for KVER
 #   make check           unit tests + VM tests on every supported kernel
+#   make test KVER=K     seg6ctl, DKMS install and the VM suite on kernel K only
+#                        (T="-k sid" passes pytest arguments): the quick loop
 #   make check-all       make check, then the VM tests on Debian sid's 7.x kernel
 #   make check-debug     VM tests on a KASAN/lockdep/kmemleak kernel (built once)
 #   make demo            boot a VM and show seg6x at work
@@ -87,6 +89,15 @@ dkms-remove:
 check:
 	tests/check.sh
 
+# The developer's loop: one kernel, no unit or package tests. KVER must be
+# given (a kernel of tests/vm/kernels.sh: the VM boots it).
+test:
+	@[ "$(origin KVER)" = "command line" ] || \
+		{ echo "make test: give a test kernel, e.g. make test KVER=$$(tests/vm/kernels.sh | tail -n 1)" >&2; exit 2; }
+	$(MAKE) -s tools
+	$(MAKE) -s KVER=$(KVER) dkms-install >/dev/null
+	tests/vm/run-vm.sh $(KVER) -- tests/vm/guest-tests.sh $(T)
+
 # make check, then the VM suite on Debian sid's 7.x kernel (downloads about
 # 1 GB once: a sid chroot and the kernel packages; see tests/sid/README.md).
 check-all: check
@@ -120,5 +131,5 @@ clean:
 	-$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: all module tools install module-install tools-install module-doc-install dkms-src \
+.PHONY: test all module tools install module-install tools-install module-doc-install dkms-src \
 	dkms-install dkms-remove check check-all check-debug demo unit bench sparse checkpatch clean
