@@ -815,14 +815,15 @@ static void test_info(void **state)
 	out = run_output(&info_object, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
-		"{\"version\": \"0.1.0\", \"lwt_type\": 9, \"allow_inline\": true, "
+		"{\"version\": \"0.1.0\", \"lwt_type\": 9, "
+		"\"lwt_type_name\": \"ioam6\", \"allow_inline\": true, "
 		"\"max_segs\": 64, \"seg6_enabled_default\": 1, "
 		"\"require_hmac_default\": -1}\n");
 	free(out);
 
 	opts.json = false;
 	out = run_output(&info_object, "", &status);
-	assert_string_equal(out, "version 0.1.0\nlwt_type 9\nallow_inline 1\n"
+	assert_string_equal(out, "version 0.1.0\nlwt_type 9 (ioam6)\nallow_inline 1\n"
 				 "max_segs 64\nseg6_enabled_default 1\n"
 				 "require_hmac_default -1\n");
 	free(out);

@@ -580,7 +580,7 @@ static void test_save(void **state)
 	out[n] = '\0';
 	fclose(tmp);
 	assert_string_equal(out,
-		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo table 254 metric 0\n"
+		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo table main metric 0\n"
 		"route replace fc01::/64 mode encap segs 2001:db8::2 dev lo table 100000 metric 0\n"
 		"route replace 10.0.0.0/24 mode encap segs 2001:db8::3 dev lo table 100 metric 0\n");
 	assert_int_equal(nsent, 0);

@@ -15,13 +15,28 @@ static const char usage[] =
 	"inline routes are allowed, the segment limit and the defaults that\n"
 	"new network namespaces start from.\n";
 
+/* The kernel's names of the LWT encap slots (enum lwtunnel_encap_types). */
+static const char *const lwt_names[] = {
+	[1] = "mpls", [2] = "ip", [3] = "ila", [4] = "ip6", [5] = "seg6",
+	[6] = "bpf", [7] = "seg6local", [8] = "rpl", [9] = "ioam6",
+	[10] = "xfrm",
+};
+
+static const char *lwt_name(unsigned int type)
+{
+	return type < ARRAY_SIZE(lwt_names) ? lwt_names[type] : NULL;
+}
+
 static void print_info(const struct ctl_info *info)
 {
+	const char *slot = lwt_name(info->lwt_type);
 	struct json_writer jw;
 
 	if (!opts.json) {
 		printf("version %s\n", info->version);
-		printf("lwt_type %u\n", info->lwt_type);
+		/* The number, and the name ip route shows seg6x's routes by. */
+		printf("lwt_type %u%s%s%s\n", info->lwt_type, slot ? " (" : "",
+		       slot ? slot : "", slot ? ")" : "");
 		printf("allow_inline %u\n", info->allow_inline);
 		printf("max_segs %u\n", info->max_segs);
 		printf("seg6_enabled_default %u\n", info->def_seg6_enabled);
@@ -32,6 +47,8 @@ static void print_info(const struct ctl_info *info)
 	json_open_object(&jw, NULL);
 	json_string(&jw, "version", info->version);
 	json_uint(&jw, "lwt_type", info->lwt_type);
+	if (slot)
+		json_string(&jw, "lwt_type_name", slot);
 	json_bool(&jw, "allow_inline", info->allow_inline);
 	json_uint(&jw, "max_segs", info->max_segs);
 	json_uint(&jw, "seg6_enabled_default", info->def_seg6_enabled);

@@ -260,7 +260,7 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 
 static void print_text(const struct ctl_route *r)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11], num[11];
 	size_t i;
 
 	printf("%s/%u mode %s segs", format_addr(&r->dst.addr, addr, sizeof(addr)),
@@ -274,7 +274,10 @@ static void print_text(const struct ctl_route *r)
 		printf(" dev %s", cli_ifname(r->oif, ifname));
 	if (r->has_via)
 		printf(" via %s", format_addr(&r->via, addr, sizeof(addr)));
-	printf(" table %u metric %u\n", r->table, r->metric);
+	/* As ip names them, and as "table" reads them back (save). */
+	printf(" table %s metric %u\n",
+	       cli_name_or_number(rt_tables_builtin_name(r->table), r->table,
+				  num), r->metric);
 }
 
 static void print_json(struct json_writer *jw, const struct ctl_route *r)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Routing table names from iproute2's rt_tables files. */
 #include <ctype.h>
+#include <linux/rtnetlink.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdbool.h>
@@ -87,4 +88,17 @@ int rt_tables_lookup(const char *name, uint32_t *id)
 			return 1;
 	}
 	return 0;
+}
+
+const char *rt_tables_builtin_name(uint32_t id)
+{
+	switch (id) {
+	case RT_TABLE_MAIN:
+		return "main";
+	case RT_TABLE_LOCAL:
+		return "local";
+	case RT_TABLE_DEFAULT:
+		return "default";
+	}
+	return NULL;
 }

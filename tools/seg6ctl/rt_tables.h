@@ -22,4 +22,7 @@ int rt_tables_scan(FILE *f, const char *name, uint32_t *id);
  */
 int rt_tables_lookup(const char *name, uint32_t *id);
 
+/* "main", "local" or "default" for the tables every kernel has, or NULL. */
+const char *rt_tables_builtin_name(uint32_t id);
+
 #endif /* SEG6CTL_RT_TABLES_H */
