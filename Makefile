@@ -13,6 +13,7 @@
 #   make demo            boot a VM and show seg6x at work
 #   make bench           throughput ratios vs the in-tree seg6 (in a VM)
 #   make sparse | checkpatch   static checks of the module
+#   make lint            function length and include circles in module/, tools/
 
 VERSION := $(shell cat VERSION)
 KVER ?= $(shell uname -r)
@@ -111,6 +112,10 @@ check-debug:
 demo:
 	tests/demo.sh
 
+# Functions of at most 60 lines, no include circle (tests/lint/lint.py).
+lint:
+	tests/lint/lint.py
+
 unit:
 	$(MAKE) -C tests/unit check
 
@@ -131,5 +136,5 @@ clean:
 	-$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: test all module tools install module-install tools-install module-doc-install dkms-src \
+.PHONY: test lint all module tools install module-install tools-install module-doc-install dkms-src \
 	dkms-install dkms-remove check check-all check-debug demo unit bench sparse checkpatch clean

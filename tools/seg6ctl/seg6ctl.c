@@ -172,7 +172,15 @@ static bool valid_netns_name(const char *name)
 	       strcmp(name, ".") && strcmp(name, "..");
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for besides OBJECT COMMAND ARGS. */
+struct invocation {
+	const char *netns;
+	const char *batch;
+	int exit;		/* >= 0: exit with it (-V, -h, a usage error) */
+};
+
+/* Reads the options into @inv and opts; leaves optind at OBJECT. */
+static void parse_options(int argc, char **argv, struct invocation *inv)
 {
 	static const struct option long_options[] = {
 		{ "netns",	required_argument,	NULL, 'n' },
@@ -184,17 +192,16 @@ int main(int argc, char **argv)
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
 	};
-	const char *netns = NULL;
-	const char *batch = NULL;
-	int status;
 	int c;
 
+	inv->exit = -1;
 	respell_force(argc, argv);
 	/* "+": options end at OBJECT; ":": report errors ourselves. */
-	while ((c = getopt_long(argc, argv, "+:n:jpb:Vh", long_options, NULL)) != -1) {
+	while (inv->exit < 0 &&
+	       (c = getopt_long(argc, argv, "+:n:jpb:Vh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'n':
-			netns = optarg;
+			inv->netns = optarg;
 			break;
 		case 'j':
 			opts.json = true;
@@ -204,45 +211,60 @@ int main(int argc, char **argv)
 			opts.json = true;
 			break;
 		case 'b':
-			batch = optarg;
+			inv->batch = optarg;
 			break;
 		case 'f':
 			opts.force = true;
 			break;
 		case 'V':
 			printf("seg6ctl %s\n", SEG6X_VERSION);
-			return EXIT_OK;
+			inv->exit = EXIT_OK;
+			break;
 		case 'h':
-			return cli_help(usage);
+			inv->exit = cli_help(usage);
+			break;
 		case ':':
-			return usage_error(NULL, "option \"%s\" needs a value",
-					   argv[optind - 1]);
+			inv->exit = usage_error(NULL, "option \"%s\" needs a value",
+						argv[optind - 1]);
+			break;
 		default:
-			if (optopt)
-				return usage_error(NULL, "unknown option \"-%c\"", optopt);
-			return usage_error(NULL, "unknown option \"%s\"", argv[optind - 1]);
+			inv->exit = optopt ?
+				usage_error(NULL, "unknown option \"-%c\"", optopt) :
+				usage_error(NULL, "unknown option \"%s\"",
+					    argv[optind - 1]);
+			break;
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct invocation inv = { NULL };
+	int status;
+
+	parse_options(argc, argv, &inv);
+	if (inv.exit >= 0)
+		return inv.exit;
 	argc -= optind;
 	argv += optind;
 
-	if (batch && argc > 0)
+	if (inv.batch && argc > 0)
 		return usage_error(NULL, "-b runs the commands in FILE only");
-	if (!batch && argc == 0) {
+	if (!inv.batch && argc == 0) {
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (netns) {
-		if (!valid_netns_name(netns))
+	if (inv.netns) {
+		if (!valid_netns_name(inv.netns))
 			return usage_error(NULL, "invalid network namespace name \"%s\"",
-					   netns);
-		status = ctl_netns_enter(conn(), netns);
+					   inv.netns);
+		status = ctl_netns_enter(conn(), inv.netns);
 		if (status)
 			return report_ctl(status);
 	}
 	ctl_on_warning(conn(), report_warning, NULL);
 
-	status = batch ? run_batch(batch) : run_object(argc, argv);
+	status = inv.batch ? run_batch(inv.batch) : run_object(argc, argv);
 	conn_close();
 	return status;
 }

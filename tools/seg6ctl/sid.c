@@ -183,25 +183,32 @@ static int strip_count(int argc, char **argv, char **rest, bool *count)
 	return n;
 }
 
-static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
+/* The behaviour's index in behaviors[], or a usage error (-1). */
+static int parse_behavior(const char *name, struct ctl_sid *s)
 {
-	unsigned int given = 0, allowed, i;
-	int status, b;
-	uint32_t u;
+	int b;
 
-	if (!val[KEY_BEHAVIOR])
-		return usage_error("sid", "missing behavior");
+	if (!name) {
+		usage_error("sid", "missing behavior");
+		return -1;
+	}
 	for (b = 0; b < (int)ARRAY_SIZE(behaviors); b++)
-		if (!strcmp(val[KEY_BEHAVIOR], behaviors[b].name))
+		if (!strcmp(name, behaviors[b].name))
 			break;
-	if (b == (int)ARRAY_SIZE(behaviors))
-		return usage_error("sid", "unknown behavior \"%s\"", val[KEY_BEHAVIOR]);
+	if (b == (int)ARRAY_SIZE(behaviors)) {
+		usage_error("sid", "unknown behavior \"%s\"", name);
+		return -1;
+	}
 	s->behavior = (uint16_t)(b + 1);
+	return b;
+}
 
-	for (i = KEY_NH6; i < NR_KEYS; i++)
-		if (val[i])
-			given |= 1u << i;
-	allowed = behaviors[b].required | behaviors[b].optional;
+/* Are the keys given the ones behaviour @b requires and allows? */
+static int check_keys(const char *val[NR_KEYS], int b)
+{
+	unsigned int allowed = behaviors[b].required | behaviors[b].optional;
+	unsigned int i;
+
 	for (i = KEY_NH6; i < NR_KEYS; i++) {
 		if ((behaviors[b].required & (1u << i)) && !val[i])
 			return usage_error("sid", "%s needs %s", behaviors[b].name,
@@ -213,9 +220,16 @@ static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 					   key_names[i]);
 		}
 	}
-	if (s->behavior == SEG6X_BEHAVIOR_END_DT6 &&
+	if (b + 1 == SEG6X_BEHAVIOR_END_DT6 &&
 	    !!val[KEY_TABLE] == !!val[KEY_VRF])
 		return usage_error("sid", "End.DT6 needs table or vrf (one of them)");
+	return EXIT_OK;
+}
+
+/* nh6, nh4, table. */
+static int parse_nexthop(const char *val[NR_KEYS], struct ctl_sid *s)
+{
+	int status;
 
 	if (val[KEY_NH6]) {
 		if (parse_in6(val[KEY_NH6], &s->nh6))
@@ -233,31 +247,46 @@ static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 			return status;
 		s->attrs |= CTL_SID_F(SEG6X_SID_TABLE);
 	}
+	return EXIT_OK;
+}
+
+/* End.B6.Encaps(.Red): segs and hmac. */
+static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
+{
+	size_t max = val[KEY_HMAC] ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
+	uint32_t u;
+	int err;
+
 	if (val[KEY_HMAC]) {
-		status = cli_u32("sid", "hmac KEYID", val[KEY_HMAC], 1,
-				 UINT32_MAX, &u);
-		if (status)
-			return status;
+		err = cli_u32("sid", "hmac KEYID", val[KEY_HMAC], 1, UINT32_MAX,
+			      &u);
+		if (err)
+			return err;
 		s->hmac = u;
 		s->attrs |= CTL_SID_F(SEG6X_SID_HMAC_KEYID);
 	}
-	if (val[KEY_SEGS]) {
-		size_t max = val[KEY_HMAC] ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
-		int err = parse_segs(val[KEY_SEGS], s->segs, SEG6X_MAX_SEGS,
-				     &s->nsegs);
+	if (!val[KEY_SEGS])
+		return EXIT_OK;
+	err = parse_segs(val[KEY_SEGS], s->segs, SEG6X_MAX_SEGS, &s->nsegs);
+	if (err == -E2BIG || (!err && s->nsegs > max))
+		return usage_error("sid", "too many segments (at most %zu%s)",
+				   max, val[KEY_HMAC] ? " with hmac" : "");
+	if (err)
+		return usage_error("sid", "invalid segment list \"%s\"",
+				   val[KEY_SEGS]);
+	s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
+	/* The reduced SRH of one segment is no SRH: nothing to sign. */
+	if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
+	    s->nsegs == 1 && val[KEY_HMAC])
+		return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
+	return EXIT_OK;
+}
 
-		if (err == -E2BIG || (!err && s->nsegs > max))
-			return usage_error("sid", "too many segments (at most %zu%s)",
-					   max, val[KEY_HMAC] ? " with hmac" : "");
-		if (err)
-			return usage_error("sid", "invalid segment list \"%s\"",
-					   val[KEY_SEGS]);
-		s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
-		/* The reduced SRH of one segment is no SRH: nothing to sign. */
-		if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
-		    s->nsegs == 1 && val[KEY_HMAC])
-			return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
-	}
+/* flavors, and NEXT-C-SID's lblen and nflen. */
+static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
+{
+	int status;
+
 	if (val[KEY_FLAVORS]) {
 		status = get_flavors(val[KEY_FLAVORS], &s->flavors);
 		if (status)
@@ -280,6 +309,23 @@ static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 		s->attrs |= CTL_SID_F(SEG6X_SID_NFLEN);
 	}
 	return EXIT_OK;
+}
+
+static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
+{
+	int b = parse_behavior(val[KEY_BEHAVIOR], s);
+	int status;
+
+	if (b < 0)
+		return EXIT_USAGE;
+	status = check_keys(val, b);
+	if (!status)
+		status = parse_nexthop(val, s);
+	if (!status)
+		status = parse_policy(val, s);
+	if (!status)
+		status = parse_flavor_args(val, s);
+	return status;
 }
 
 static int sid_add(int argc, char **argv, bool replace)
