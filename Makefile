@@ -100,9 +100,9 @@ test:
 	tests/vm/run-vm.sh $(KVER) -- tests/vm/guest-tests.sh $(T)
 
 # make check, then the VM suite on Debian sid's 7.x kernel (downloads about
-# 1 GB once: a sid chroot and the kernel packages; see tests/sid/README.md).
+# 1 GB once: a sid chroot and the kernel packages; see tests/unstable/README.md).
 check-all: check
-	tests/sid/run-sid-vm.sh
+	tests/unstable/run-sid-vm.sh
 
 # The VM suite, fuzz and churn tests on a debug kernel (KASAN, UBSAN,
 # lockdep, kmemleak...) built once per machine; see tests/debug/README.md.
