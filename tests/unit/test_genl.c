@@ -466,6 +466,12 @@ static void test_iface_set(void **state)
 	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), if_nametoindex("lo"));
 	assert_int_equal(nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]), 1);
 	assert_int_equal(nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]), 0);
+
+	/* Hyphens, or nothing, where the keys have underscores. */
+	assert_int_equal(run(&iface_object, "set lo seg6-enabled 0 requirehmac 1"), EXIT_OK);
+	parse_sent(2, SEG6X_CMD_IFACE_SET, tb);
+	assert_int_equal(nla_get_u8(tb[SEG6X_A_SEG6_ENABLED]), 0);
+	assert_int_equal(nla_get_s8(tb[SEG6X_A_REQUIRE_HMAC]), 1);
 }
 
 static void test_iface_usage(void **state)
@@ -475,6 +481,8 @@ static void test_iface_usage(void **state)
 		"set lo seg6_enabled -1", "set lo seg6_enabled yes",
 		"set lo require_hmac 2", "set lo require_hmac -2",
 		"set lo require_hmac 1x", "set lo seg6_enabled 1 seg6_enabled 0",
+		"set lo seg6-enabled 1 seg6_enabled 0", "set lo seg6__enabled 1",
+		"set lo seg6_enabled_ 1", "set lo -seg6enabled 1",
 		"set lo mtu 1500", "show lo eth0", "up",
 	};
 
@@ -715,6 +723,8 @@ static void test_sid(void **state)
 		"add fc00::1 behavior End flavors next-csid lblen 12",
 		"add fc00::1 behavior End.DT6", "add fc00::1/0 behavior End",
 		"add fc00::1 behavior End count count",
+		"add fc00::1 count behavior End count",
+		"add fc00::1 behavior End.X count nh6",
 		"add fc00::1 behavior End.B6.Encaps.Red segs fc00::5 hmac 3",
 		"del", "flush now",
 	};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -129,22 +130,61 @@ int cli_no_args(const char *object, int argc)
 	return argc > 0 ? usage_error(object, "too many arguments") : EXIT_OK;
 }
 
+/* Does @word spell @key, with '-' or nothing where @key has '_'? */
+static bool key_spelled(const char *word, const char *key)
+{
+	for (; *word && *key; word++, key++) {
+		if (*key == '_') {
+			if (*word != '_' && *word != '-')
+				word--;		/* no separator at all */
+		} else if (*word != *key) {
+			return false;
+		}
+	}
+	return !*word && !*key;
+}
+
+static int key_index(const char *word, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (keys[i] && key_spelled(word, keys[i]))
+			return (int)i;
+	return -1;
+}
+
+int cli_keys_flags(const char *object, int argc, char **argv,
+		   const char *const *keys, size_t n, unsigned int allowed,
+		   unsigned int valueless, const char **val)
+{
+	while (argc > 0) {
+		int key = key_index(argv[0], keys, n);
+
+		if (key < 0 || !(allowed & 1u << key))
+			return usage_error(object, "unknown argument \"%s\"", argv[0]);
+		if (val[key])
+			return usage_error(object, "%s given twice", keys[key]);
+		if (valueless & 1u << key) {
+			val[key] = "";
+			argc--;
+			argv++;
+			continue;
+		}
+		if (argc < 2)
+			return usage_error(object, "%s needs a value", argv[0]);
+		val[key] = argv[1];
+		argc -= 2;
+		argv += 2;
+	}
+	return EXIT_OK;
+}
+
 int cli_keys(const char *object, int argc, char **argv,
 	     const char *const *keys, size_t n, unsigned int allowed,
 	     const char **val)
 {
-	for (; argc > 0; argc -= 2, argv += 2) {
-		int key = parse_keyword(argv[0], keys, n);
-
-		if (key < 0 || !(allowed & 1u << key))
-			return usage_error(object, "unknown argument \"%s\"", argv[0]);
-		if (argc < 2)
-			return usage_error(object, "%s needs a value", argv[0]);
-		if (val[key])
-			return usage_error(object, "%s given twice", argv[0]);
-		val[key] = argv[1];
-	}
-	return EXIT_OK;
+	return cli_keys_flags(object, argc, argv, keys, n, allowed, 0, val);
 }
 
 static int number_error(const char *object, const char *what, const char *s,

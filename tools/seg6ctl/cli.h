@@ -71,10 +71,16 @@ int cli_no_args(const char *object, int argc);
  * Sorts "KEY VALUE" pairs into @val, indexed like @keys (@n of them).
  * A key outside @allowed (bit i for @keys[i]), a key without a value and
  * a key given twice are usage errors of @object. @val starts all NULL.
+ * A key may be spelled with '-' or nothing where @keys has '_'
+ * (seg6-enabled, seg6enabled).
  */
 int cli_keys(const char *object, int argc, char **argv,
 	     const char *const *keys, size_t n, unsigned int allowed,
 	     const char **val);
+/* The same, where the keys of @valueless are flags: @val gets "". */
+int cli_keys_flags(const char *object, int argc, char **argv,
+		   const char *const *keys, size_t n, unsigned int allowed,
+		   unsigned int valueless, const char **val);
 
 /* Each returns EXIT_OK, or EXIT_USAGE after saying what @what got wrong. */
 int cli_u32(const char *object, const char *what, const char *s,

@@ -49,6 +49,7 @@ enum sid_key {
 	KEY_FLAVORS,
 	KEY_LBLEN,
 	KEY_NFLEN,
+	KEY_COUNT,		/* a flag: no value */
 	NR_KEYS,
 };
 
@@ -64,6 +65,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_FLAVORS]	= "flavors",
 	[KEY_LBLEN]	= "lblen",
 	[KEY_NFLEN]	= "nflen",
+	[KEY_COUNT]	= "count",
 };
 
 #define K(k)		(1u << KEY_##k)
@@ -161,28 +163,6 @@ static int get_bits(const char *what, const char *s, uint8_t *out)
 	return EXIT_OK;
 }
 
-/*
- * "count" is the one keyword without a value: take it out first. Returns
- * how many words are left, or -1 after a usage error.
- */
-static int strip_count(int argc, char **argv, char **rest, bool *count)
-{
-	int i, n = 0;
-
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "count") && !(n % 2)) {
-			if (*count) {
-				usage_error("sid", "\"count\" given twice");
-				return -1;
-			}
-			*count = true;
-			continue;
-		}
-		rest[n++] = argv[i];
-	}
-	return n;
-}
-
 /* The behaviour's index in behaviors[], or a usage error (-1). */
 static int parse_behavior(const char *name, struct ctl_sid *s)
 {
@@ -209,7 +189,8 @@ static int check_keys(const char *val[NR_KEYS], int b)
 	unsigned int allowed = behaviors[b].required | behaviors[b].optional;
 	unsigned int i;
 
-	for (i = KEY_NH6; i < NR_KEYS; i++) {
+	/* count goes with every behaviour */
+	for (i = KEY_NH6; i < KEY_COUNT; i++) {
 		if ((behaviors[b].required & (1u << i)) && !val[i])
 			return usage_error("sid", "%s needs %s", behaviors[b].name,
 					   key_names[i]);
@@ -332,23 +313,19 @@ static int sid_add(int argc, char **argv, bool replace)
 {
 	const char *val[NR_KEYS] = { NULL };
 	struct ctl_sid s = { 0 };
-	char *rest[64];
-	int n, status;
+	int status;
 
 	if (argc < 1)
 		return usage_error("sid", "missing SID");
-	if (argc > (int)ARRAY_SIZE(rest))
-		return usage_error("sid", "too many arguments");
 	status = get_sid(argv[0], &s.prefix, &s.len);
 	if (status)
 		return status;
-	n = strip_count(argc - 1, argv + 1, rest, &s.count);
-	if (n < 0)
-		return EXIT_USAGE;
-	if (s.count)
+	status = cli_keys_flags("sid", argc - 1, argv + 1, key_names, NR_KEYS,
+				(1u << NR_KEYS) - 1, 1u << KEY_COUNT, val);
+	if (!status && val[KEY_COUNT]) {
+		s.count = true;
 		s.attrs |= CTL_SID_F(SEG6X_SID_COUNT);
-	status = cli_keys("sid", n, rest, key_names, NR_KEYS,
-			  (1u << NR_KEYS) - 1, val);
+	}
 	if (!status)
 		status = parse_args(val, &s);
 	/* Devices last: a usage error wins over a missing device. */
