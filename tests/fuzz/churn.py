@@ -37,7 +37,7 @@ sys.path.insert(0, HERE)
 from lib import kernlog  # noqa: E402
 from lib.netns import inside, ip_batch, sh  # noqa: E402
 from lib.topo import Chain, addr4, addr6, sid  # noqa: E402
-import pktlib as P  # noqa: E402
+from lib import pktlib as P  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
 B6 = addr6(4, "B")

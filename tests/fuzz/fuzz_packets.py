@@ -55,7 +55,7 @@ from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
 from lib.nlraw import Genl  # noqa: E402
 from lib.sidnl import SidNl  # noqa: E402
 from lib.topo import Chain, addr4, addr6, mac, sid  # noqa: E402
-import pktlib as P  # noqa: E402
+from lib import pktlib as P  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
 

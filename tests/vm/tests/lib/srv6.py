@@ -1,56 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Building and parsing SRv6 packets byte by byte.
+"""SRv6 packets for the VM tests, addresses as strings.
 
-The SRH is built by hand (not with scapy's layer) so that tests control
-every field, including the malformed ones; scapy builds and checks the
-rest (Ethernet, IPv6, payloads) and computes upper-layer checksums.
+The SRH and its HMAC come from lib/pktlib.py (bytes, shared with the
+fuzzers), so that tests control every field, including the malformed
+ones; scapy builds and checks the rest (Ethernet, IPv6, payloads) and
+computes upper-layer checksums.
 """
-import hashlib
-import hmac as _hmac
-import ipaddress
-import struct
-
 from scapy.all import IPv6, Raw  # noqa: F401  (re-exported for tests)
 
-NH_IPV4, NH_IPV6, NH_ROUTING, NH_UDP, NH_ICMP6, NH_DEST = 4, 41, 43, 17, 58, 60
+from . import pktlib as P
+from .pktlib import FLAG_CLEANUP, FLAG_HMAC, a2b, b2a  # noqa: F401
 
-FLAG_CLEANUP = 0x80
-FLAG_HMAC = 0x08
-
-
-def a2b(a):
-    return ipaddress.IPv6Address(a).packed
-
-
-def b2a(b):
-    return str(ipaddress.IPv6Address(bytes(b)))
+NH_IPV4, NH_IPV6, NH_ROUTING, NH_UDP, NH_ICMP6, NH_DEST = (
+    P.NH_IPV4, P.NH_IPV6, P.NH_ROUTING, P.NH_UDP, P.NH_ICMP6, P.NH_DEST)
 
 
 def srh(segments, sl, nh, last_entry=None, flags=0, tag=0, hdrlen=None,
         tlvs=b""):
     """An SRH; `segments` in wire order (Segment List[0] first)."""
-    body = b"".join(a2b(s) for s in segments) + tlvs
-    if last_entry is None:
-        last_entry = len(segments) - 1
-    if hdrlen is None:
-        hdrlen = len(body) // 8
-    return struct.pack("!BBBBBBH", nh, hdrlen, 4, sl, last_entry, flags,
-                       tag) + body
+    return P.srh([a2b(s) for s in segments], sl, nh, le=last_entry,
+                 flags=flags, tag=tag, hdrlen=hdrlen, tlvs=tlvs)
 
 
 def hmac_tlv(keyid, mac=b"\0" * 32):
-    return struct.pack("!BBHI", 5, 38, 0, keyid) + mac
+    return P.hmac_tlv(keyid, mac)
 
 
 def hmac_text(src, last_entry, flags, keyid, segments):
-    return (a2b(src) + bytes([last_entry, flags]) + struct.pack("!I", keyid)
-            + b"".join(a2b(s) for s in segments))
+    return P.hmac_text(a2b(src), last_entry, flags, keyid,
+                       [a2b(s) for s in segments])
 
 
 def hmac_digest(algo, secret, text):
-    d = _hmac.new(secret, text, {"sha1": hashlib.sha1,
-                                 "sha256": hashlib.sha256}[algo]).digest()
-    return d + b"\0" * (32 - len(d))
+    return P.hmac_digest(algo, secret, text)
 
 
 def signed_srh(segments, sl, nh, src, keyid, algo, secret, flags=0,

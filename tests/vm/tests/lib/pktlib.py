@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Byte-level IPv6 / SRH building, walking and checking for the fuzzers.
+"""Byte-level IPv6 / SRH building, walking and checking: the one SRH and
+HMAC implementation of the tests. The fuzzers (tests/fuzz) use it
+directly; the VM tests through lib/srv6.py, which takes addresses as
+strings.
 
 No scapy: under TCG its import alone costs seconds and building 100,000
 packets through it minutes. Everything here works on `bytes`.
@@ -84,12 +87,23 @@ def hmac_tlv(keyid, mac):
     return struct.pack("!BBHI", TLV_HMAC, 38, 0, keyid) + mac
 
 
-def hmac_mac(algo, secret, src, le, flags, keyid, segs):
-    text = src + bytes([le & 0xFF, flags & 0xFF]) + \
+def hmac_text(src, le, flags, keyid, segs):
+    """What the HMAC covers (RFC 8754 2.1.2.1): source address, Last
+    Entry, flags, key id and the segment list (raw 16-byte segments)."""
+    return src + bytes([le & 0xFF, flags & 0xFF]) + \
         struct.pack("!I", keyid) + b"".join(segs)
+
+
+def hmac_digest(algo, secret, text):
+    """The HMAC field: the digest, zero-padded to 32 bytes."""
     d = _hmac.new(secret, text, {"sha1": hashlib.sha1,
                                  "sha256": hashlib.sha256}[algo]).digest()
     return d + b"\0" * (32 - len(d))
+
+
+def hmac_mac(algo, secret, src, le, flags, keyid, segs):
+    return hmac_digest(algo, secret,
+                       hmac_text(src, le, flags, keyid, segs))
 
 
 def walk_srh(pkt, max_ext=8):
