@@ -586,6 +586,35 @@ static void test_save(void **state)
 	assert_int_equal(nsent, 0);
 }
 
+/* route show -j: the same fields as save's text, absent ones null. */
+static void test_show_json(void **state)
+{
+	char out[1024] = "";
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	size_t n;
+
+	(void)state;
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	assert_true(tmp && saved >= 0);
+	opts.json = true;
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	assert_int_equal(run("show"), EXIT_OK);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	opts.json = false;
+	rewind(tmp);
+	n = fread(out, 1, sizeof(out) - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	assert_string_equal(out,
+		"[{\"dst\": \"fc00::/64\", \"mode\": \"encap\", "
+		"\"segs\": [\"2001:db8::1\"], \"hmac\": null, \"dev\": \"lo\", "
+		"\"via\": null, \"table\": 254, \"metric\": 0}]\n");
+}
+
 static void test_unknown_device(void **state)
 {
 	(void)state;
@@ -598,6 +627,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_add_full, teardown),
+		cmocka_unit_test_teardown(test_show_json, teardown),
 		cmocka_unit_test_teardown(test_add_ipv4_minimal, teardown),
 		cmocka_unit_test_teardown(test_add_ipv4_via_ipv6, teardown),
 		cmocka_unit_test_teardown(test_default_prefix, teardown),

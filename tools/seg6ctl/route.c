@@ -17,6 +17,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "report.h"
 #include "rt_tables.h"
@@ -258,61 +259,43 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 	return inet_ntop(a->family, a->bytes, buf, (socklen_t)len);
 }
 
-static void print_text(const struct ctl_route *r)
-{
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11], num[11];
-	size_t i;
-
-	printf("%s/%u mode %s segs", format_addr(&r->dst.addr, addr, sizeof(addr)),
-	       r->dst.len, cli_name_or_number(mode_name(r->mode), r->mode, mode));
-	for (i = 0; i < r->nsegs; i++)
-		printf("%c%s", i ? ',' : ' ',
-		       inet_ntop(AF_INET6, &r->segs[i], addr, sizeof(addr)));
-	if (r->has_hmac)
-		printf(" hmac %u", r->hmac);
-	if (r->oif)
-		printf(" dev %s", cli_ifname(r->oif, ifname));
-	if (r->has_via)
-		printf(" via %s", format_addr(&r->via, addr, sizeof(addr)));
-	/* As ip names them, and as "table" reads them back (save). */
-	printf(" table %s metric %u\n",
-	       cli_name_or_number(rt_tables_builtin_name(r->table), r->table,
-				  num), r->metric);
-}
-
-static void print_json(struct json_writer *jw, const struct ctl_route *r)
+/*
+ * One route, as text (the syntax of add, so that save replays it) or as
+ * JSON (@jw), where absent fields are null.
+ */
+static void print_one(struct json_writer *jw, const struct ctl_route *r)
 {
 	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
 	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
+	struct out o;
 	size_t i;
 
 	snprintf(dst, sizeof(dst), "%s/%u",
 		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
-
-	json_open_object(jw, NULL);
-	json_string(jw, "dst", dst);
-	json_string(jw, "mode",
-		    cli_name_or_number(mode_name(r->mode), r->mode, mode));
-	json_open_array(jw, "segs");
+	out_start(&o, jw);
+	out_lead(&o, "dst", dst);
+	out_str(&o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
+	out_list_start(&o, "segs");
 	for (i = 0; i < r->nsegs; i++)
-		json_string(jw, NULL,
-			    inet_ntop(AF_INET6, &r->segs[i], addr, sizeof(addr)));
-	json_close_array(jw);
+		out_list_str(&o, inet_ntop(AF_INET6, &r->segs[i], addr,
+					   sizeof(addr)));
+	out_list_end(&o);
 	if (r->has_hmac)
-		json_uint(jw, "hmac", r->hmac);
+		out_uint(&o, "hmac", r->hmac);
 	else
-		json_null(jw, "hmac");
+		out_null(&o, "hmac");
 	if (r->oif)
-		json_string(jw, "dev", cli_ifname(r->oif, ifname));
+		out_str(&o, "dev", cli_ifname(r->oif, ifname));
 	else
-		json_null(jw, "dev");
+		out_null(&o, "dev");
 	if (r->has_via)
-		json_string(jw, "via", format_addr(&r->via, addr, sizeof(addr)));
+		out_str(&o, "via", format_addr(&r->via, addr, sizeof(addr)));
 	else
-		json_null(jw, "via");
-	json_uint(jw, "table", r->table);
-	json_uint(jw, "metric", r->metric);
-	json_close_object(jw);
+		out_null(&o, "via");
+	/* As ip names them, and as "table" reads them back (save). */
+	out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
+	out_uint(&o, "metric", r->metric);
+	out_end(&o);
 }
 
 /*
@@ -348,7 +331,7 @@ int route_save(void)
 
 	for (i = 0; !status && i < n; i++) {
 		printf("route replace ");
-		print_text(&routes[i]);
+		print_one(NULL, &routes[i]);
 	}
 	if (!status)
 		free(routes);
@@ -357,10 +340,7 @@ int route_save(void)
 
 static void print_route(struct json_writer *jw, const void *item)
 {
-	if (jw)
-		print_json(jw, item);
-	else
-		print_text(item);
+	print_one(jw, item);
 }
 
 static int route_show(int argc, char **argv)

@@ -17,6 +17,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "report.h"
 #include "rt_tables.h"
@@ -364,125 +365,75 @@ static int sid_del(int argc, char **argv)
 	return status ? status : ctl_sid_del(conn(), &prefix, len);
 }
 
-static void print_text(const struct ctl_sid *s, bool counters)
-{
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
-	size_t i;
-	int f;
-
-	printf("%s/%u behavior %s", inet_ntop(AF_INET6, &s->prefix, addr,
-					     sizeof(addr)),
-	       s->len, behavior_name(s->behavior, num));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
-		printf(" nh6 %s", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
-		printf(" nh4 %s", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
-		printf(" dev %s", cli_ifname(s->oif, ifname));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
-		printf(" table %u", s->table);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
-		printf(" vrf %s", cli_ifname(s->vrf, ifname));
-	for (i = 0; i < s->nsegs; i++)
-		printf("%s%s", i ? "," : " segs ",
-		       inet_ntop(AF_INET6, &s->segs[i], addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
-		printf(" hmac %u", s->hmac);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) {
-		const char *sep = " flavors ";
-
-		for (f = 0; f < 32; f++) {
-			if (!(s->flavors & (1u << f)))
-				continue;
-			if (f < (int)ARRAY_SIZE(flavor_names))
-				printf("%s%s", sep, flavor_names[f]);
-			else
-				printf("%s%u", sep, 1u << f);
-			sep = ",";
-		}
-	}
-	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
-		printf(" lblen %u", s->lblen);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
-		printf(" nflen %u", s->nflen);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
-		printf(" count");
-	/* State, not configuration: never in what save prints. */
-	if (counters && s->dead)
-		printf(" dead");
-	if (counters && s->has_counters)
-		printf(" packets %llu bytes %llu errors %llu",
-		       (unsigned long long)s->packets,
-		       (unsigned long long)s->bytes,
-		       (unsigned long long)s->errors);
-	printf("\n");
-}
-
-static void print_json(struct json_writer *jw, const struct ctl_sid *s)
+/*
+ * One SID, as text (the syntax of add, so that save replays it; with
+ * @state also its counters and whether it is dead) or as JSON (@jw).
+ */
+static void print_one(struct json_writer *jw, const struct ctl_sid *s,
+		      bool state)
 {
 	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
 	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
+	struct out o;
 	size_t i;
 	int f;
 
 	snprintf(sid, sizeof(sid), "%s/%u",
 		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
-	json_open_object(jw, NULL);
-	json_string(jw, "sid", sid);
-	json_string(jw, "behavior", behavior_name(s->behavior, num));
+	out_start(&o, jw);
+	out_lead(&o, "sid", sid);
+	out_str(&o, "behavior", behavior_name(s->behavior, num));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
-		json_string(jw, "nh6", inet_ntop(AF_INET6, &s->nh6, addr,
-						 sizeof(addr)));
+		out_str(&o, "nh6", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
-		json_string(jw, "nh4", inet_ntop(AF_INET, &s->nh4, addr,
-						 sizeof(addr)));
+		out_str(&o, "nh4", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
-		json_string(jw, "dev", cli_ifname(s->oif, ifname));
+		out_str(&o, "dev", cli_ifname(s->oif, ifname));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
-		json_uint(jw, "table", s->table);
+		out_uint(&o, "table", s->table);
 	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
-		json_string(jw, "vrf", cli_ifname(s->vrf, ifname));
+		out_str(&o, "vrf", cli_ifname(s->vrf, ifname));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
-		json_open_array(jw, "segs");
+		out_list_start(&o, "segs");
 		for (i = 0; i < s->nsegs; i++)
-			json_string(jw, NULL, inet_ntop(AF_INET6, &s->segs[i],
-							addr, sizeof(addr)));
-		json_close_array(jw);
+			out_list_str(&o, inet_ntop(AF_INET6, &s->segs[i], addr,
+						   sizeof(addr)));
+		out_list_end(&o);
 	}
 	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
-		json_uint(jw, "hmac", s->hmac);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) {
-		json_open_array(jw, "flavors");
+		out_uint(&o, "hmac", s->hmac);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) && (jw || s->flavors)) {
+		out_list_start(&o, "flavors");
 		for (f = 0; f < 32; f++) {
 			if (!(s->flavors & (1u << f)))
 				continue;
 			if (f < (int)ARRAY_SIZE(flavor_names))
-				json_string(jw, NULL, flavor_names[f]);
+				out_list_str(&o, flavor_names[f]);
 			else
-				json_uint(jw, NULL, 1u << f);
+				out_list_uint(&o, 1u << f);
 		}
-		json_close_array(jw);
+		out_list_end(&o);
 	}
 	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
-		json_uint(jw, "lblen", s->lblen);
+		out_uint(&o, "lblen", s->lblen);
 	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
-		json_uint(jw, "nflen", s->nflen);
-	if (s->dead)
-		json_bool(jw, "dead", true);
-	if (s->has_counters) {
-		json_uint(jw, "packets", s->packets);
-		json_uint(jw, "bytes", s->bytes);
-		json_uint(jw, "errors", s->errors);
+		out_uint(&o, "nflen", s->nflen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
+		out_text_flag(&o, "count");
+	/* State, not configuration: never in what save prints. */
+	if (state && s->dead)
+		out_flag(&o, "dead");
+	if (state && s->has_counters) {
+		out_uint(&o, "packets", s->packets);
+		out_uint(&o, "bytes", s->bytes);
+		out_uint(&o, "errors", s->errors);
 	}
-	json_close_object(jw);
+	out_end(&o);
 }
 
 static void print_sid(struct json_writer *jw, const void *item)
 {
-	if (jw)
-		print_json(jw, item);
-	else
-		print_text(item, true);
+	print_one(jw, item, true);
 }
 
 static int sid_show(int argc, char **argv)
@@ -528,7 +479,7 @@ int sid_save(void)
 
 	for (i = 0; !status && i < n; i++) {
 		printf("sid replace ");
-		print_text(&sids[i], false);
+		print_one(NULL, &sids[i], false);
 	}
 	if (!status)
 		free(sids);

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "out.h"
+
+/* Text: the separator before a word (none at the start of the line). */
+static void sep(struct out *o)
+{
+	if (o->started)
+		putchar(' ');
+	o->started = true;
+}
+
+void out_start(struct out *o, struct json_writer *jw)
+{
+	o->jw = jw;
+	o->started = false;
+	if (jw)
+		json_open_object(jw, NULL);
+}
+
+void out_end(struct out *o)
+{
+	if (o->jw)
+		json_close_object(o->jw);
+	else
+		putchar('\n');
+}
+
+void out_lead(struct out *o, const char *key, const char *val)
+{
+	if (o->jw) {
+		json_string(o->jw, key, val);
+		return;
+	}
+	sep(o);
+	fputs(val, stdout);
+}
+
+void out_str(struct out *o, const char *key, const char *val)
+{
+	if (o->jw) {
+		json_string(o->jw, key, val);
+		return;
+	}
+	sep(o);
+	printf("%s %s", key, val);
+}
+
+void out_uint(struct out *o, const char *key, uint64_t val)
+{
+	if (o->jw) {
+		json_uint(o->jw, key, val);
+		return;
+	}
+	sep(o);
+	printf("%s %" PRIu64, key, val);
+}
+
+void out_named(struct out *o, const char *key, uint64_t val,
+	       const char *name)
+{
+	if (o->jw || !name) {
+		out_uint(o, key, val);
+		return;
+	}
+	out_str(o, key, name);
+}
+
+void out_flag(struct out *o, const char *key)
+{
+	if (o->jw) {
+		json_bool(o->jw, key, true);
+		return;
+	}
+	out_text_flag(o, key);
+}
+
+void out_text_flag(struct out *o, const char *key)
+{
+	if (o->jw)
+		return;
+	sep(o);
+	fputs(key, stdout);
+}
+
+void out_null(struct out *o, const char *key)
+{
+	if (o->jw)
+		json_null(o->jw, key);
+}
+
+void out_list_start(struct out *o, const char *key)
+{
+	if (o->jw) {
+		json_open_array(o->jw, key);
+		return;
+	}
+	sep(o);
+	printf("%s ", key);
+	o->started = false;	/* the first item takes no comma */
+}
+
+/* Text: the comma before an item (none before the first). */
+static void comma(struct out *o)
+{
+	if (o->started)
+		putchar(',');
+	o->started = true;
+}
+
+void out_list_str(struct out *o, const char *val)
+{
+	if (o->jw) {
+		json_string(o->jw, NULL, val);
+		return;
+	}
+	comma(o);
+	fputs(val, stdout);
+}
+
+void out_list_uint(struct out *o, uint64_t val)
+{
+	if (o->jw) {
+		json_uint(o->jw, NULL, val);
+		return;
+	}
+	comma(o);
+	printf("%" PRIu64, val);
+}
+
+void out_list_end(struct out *o)
+{
+	if (o->jw)
+		json_close_array(o->jw);
+	else
+		o->started = true;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One printer for text and JSON, in the manner of iproute2's
+ * print_*(PRINT_ANY, ...): an object's fields are printed by the same
+ * calls whichever form the run asked for. Text is one line, "LEAD KEY
+ * VALUE KEY VALUE..." (the syntax of the object's add command, so that
+ * save can replay it); JSON is one object with the same keys.
+ */
+#ifndef SEG6CTL_OUT_H
+#define SEG6CTL_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "json.h"
+
+struct out {
+	struct json_writer *jw;	/* NULL: text */
+	bool started;		/* text: something is on the line */
+};
+
+/* Starts an object: a JSON object in @jw, or (@jw NULL) a text line. */
+void out_start(struct out *o, struct json_writer *jw);
+/* Ends it: closes the object, or the line. */
+void out_end(struct out *o);
+
+/* The line's first word in text (no key); "KEY": "VAL" in JSON. */
+void out_lead(struct out *o, const char *key, const char *val);
+/* " KEY VAL" in text; "KEY": "VAL" in JSON. */
+void out_str(struct out *o, const char *key, const char *val);
+void out_uint(struct out *o, const char *key, uint64_t val);
+/* " KEY NAME" (the number if @name is NULL) in text; "KEY": VAL in JSON. */
+void out_named(struct out *o, const char *key, uint64_t val,
+	       const char *name);
+/* " KEY" in text; "KEY": true in JSON. */
+void out_flag(struct out *o, const char *key);
+/* Text only (" KEY"): a word of the add syntax that JSON does not show. */
+void out_text_flag(struct out *o, const char *key);
+/* JSON only: "KEY": null, for fields a JSON reader may look up. */
+void out_null(struct out *o, const char *key);
+
+/* " KEY A,B,C" in text; "KEY": ["A", "B", "C"] in JSON. */
+void out_list_start(struct out *o, const char *key);
+void out_list_str(struct out *o, const char *val);
+void out_list_uint(struct out *o, uint64_t val);
+void out_list_end(struct out *o);
+
+#endif /* SEG6CTL_OUT_H */
