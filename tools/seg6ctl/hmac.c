@@ -18,6 +18,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "report.h"
 
@@ -270,14 +271,12 @@ static void print_key(struct json_writer *jw, const void *item)
 	const char *name = cli_name_or_number(hmac_algo_name(key->algo),
 					      key->algo, number);
 
-	if (!jw) {
-		printf("keyid %u algo %s\n", key->keyid, name);
-		return;
-	}
-	json_open_object(jw, NULL);
-	json_uint(jw, "keyid", key->keyid);
-	json_string(jw, "algo", name);
-	json_close_object(jw);
+	struct out o;
+
+	out_start(&o, jw);
+	out_uint(&o, "keyid", key->keyid);
+	out_str(&o, "algo", name);
+	out_end(&o);
 }
 
 static int hmac_show(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "report.h"
 
@@ -131,6 +132,7 @@ static void print_iface(struct json_writer *jw, const void *item)
 	const struct ctl_iface *iface = item;
 	char buf[IF_NAMESIZE];
 	const char *name;
+	struct out o;
 
 	if (iface->ifname[0])
 		name = iface->ifname;
@@ -139,17 +141,13 @@ static void print_iface(struct json_writer *jw, const void *item)
 	else
 		name = cli_ifname(iface->ifindex, buf);
 
-	if (!jw) {
-		printf("%s seg6_enabled %u require_hmac %d%s\n", name,
-		       iface->seg6_enabled, iface->require_hmac,
-		       iface->ifindex && iface->explicit ? " explicit" : "");
-		return;
-	}
-	json_open_object(jw, NULL);
-	json_string(jw, "ifname", name);
-	json_uint(jw, "seg6_enabled", iface->seg6_enabled);
-	json_int(jw, "require_hmac", iface->require_hmac);
-	json_close_object(jw);
+	out_start(&o, jw);
+	out_lead(&o, "ifname", name);
+	out_uint(&o, "seg6_enabled", iface->seg6_enabled);
+	out_int(&o, "require_hmac", iface->require_hmac);
+	if (iface->ifindex && iface->explicit)
+		out_text_flag(&o, "explicit");
+	out_end(&o);
 }
 
 static int iface_show(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "report.h"
 
 static const char usage[] =
@@ -27,33 +28,26 @@ static const char *lwt_name(unsigned int type)
 	return type < ARRAY_SIZE(lwt_names) ? lwt_names[type] : NULL;
 }
 
+/* One "KEY VALUE" line per field in text, one object in JSON. */
 static void print_info(const struct ctl_info *info)
 {
 	const char *slot = lwt_name(info->lwt_type);
 	struct json_writer jw;
+	struct out o;
 
-	if (!opts.json) {
-		printf("version %s\n", info->version);
-		/* The number, and the name ip route shows seg6x's routes by. */
-		printf("lwt_type %u%s%s%s\n", info->lwt_type, slot ? " (" : "",
-		       slot ? slot : "", slot ? ")" : "");
-		printf("allow_inline %u\n", info->allow_inline);
-		printf("max_segs %u\n", info->max_segs);
-		printf("seg6_enabled_default %u\n", info->def_seg6_enabled);
-		printf("require_hmac_default %d\n", info->def_require_hmac);
-		return;
-	}
 	json_init(&jw, stdout, opts.pretty);
-	json_open_object(&jw, NULL);
-	json_string(&jw, "version", info->version);
-	json_uint(&jw, "lwt_type", info->lwt_type);
+	out_start(&o, opts.json ? &jw : NULL);
+	out_lines(&o, true);
+	out_str(&o, "version", info->version);
+	/* The number, and the name ip route shows seg6x's routes by. */
+	out_uint_note(&o, "lwt_type", info->lwt_type, slot);
 	if (slot)
-		json_string(&jw, "lwt_type_name", slot);
-	json_bool(&jw, "allow_inline", info->allow_inline);
-	json_uint(&jw, "max_segs", info->max_segs);
-	json_uint(&jw, "seg6_enabled_default", info->def_seg6_enabled);
-	json_int(&jw, "require_hmac_default", info->def_require_hmac);
-	json_close_object(&jw);
+		out_json_str(&o, "lwt_type_name", slot);
+	out_bool(&o, "allow_inline", info->allow_inline);
+	out_uint(&o, "max_segs", info->max_segs);
+	out_uint(&o, "seg6_enabled_default", info->def_seg6_enabled);
+	out_int(&o, "require_hmac_default", info->def_require_hmac);
+	out_end(&o);
 }
 
 static int info_show(int argc, char **argv)

@@ -4,11 +4,11 @@
 
 #include "out.h"
 
-/* Text: the separator before a word (none at the start of the line). */
+/* Text: the separator before a field (none at the start of the line). */
 static void sep(struct out *o)
 {
 	if (o->started)
-		putchar(' ');
+		putchar(o->lines ? '\n' : ' ');
 	o->started = true;
 }
 
@@ -16,8 +16,14 @@ void out_start(struct out *o, struct json_writer *jw)
 {
 	o->jw = jw;
 	o->started = false;
+	o->lines = false;
 	if (jw)
 		json_open_object(jw, NULL);
+}
+
+void out_lines(struct out *o, bool lines)
+{
+	o->lines = lines;
 }
 
 void out_end(struct out *o)
@@ -58,6 +64,32 @@ void out_uint(struct out *o, const char *key, uint64_t val)
 	printf("%s %" PRIu64, key, val);
 }
 
+void out_int(struct out *o, const char *key, int64_t val)
+{
+	if (o->jw) {
+		json_int(o->jw, key, val);
+		return;
+	}
+	sep(o);
+	printf("%s %" PRId64, key, val);
+}
+
+void out_bool(struct out *o, const char *key, bool val)
+{
+	if (o->jw)
+		json_bool(o->jw, key, val);
+	else
+		out_uint(o, key, val);
+}
+
+void out_uint_note(struct out *o, const char *key, uint64_t val,
+		   const char *note)
+{
+	out_uint(o, key, val);
+	if (!o->jw && note)
+		printf(" (%s)", note);
+}
+
 void out_named(struct out *o, const char *key, uint64_t val,
 	       const char *name)
 {
@@ -89,6 +121,12 @@ void out_null(struct out *o, const char *key)
 {
 	if (o->jw)
 		json_null(o->jw, key);
+}
+
+void out_json_str(struct out *o, const char *key, const char *val)
+{
+	if (o->jw)
+		json_string(o->jw, key, val);
 }
 
 void out_list_start(struct out *o, const char *key)

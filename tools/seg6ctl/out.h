@@ -17,18 +17,27 @@
 struct out {
 	struct json_writer *jw;	/* NULL: text */
 	bool started;		/* text: something is on the line */
+	bool lines;		/* text: one field per line (out_lines()) */
 };
 
 /* Starts an object: a JSON object in @jw, or (@jw NULL) a text line. */
 void out_start(struct out *o, struct json_writer *jw);
 /* Ends it: closes the object, or the line. */
 void out_end(struct out *o);
+/* Text: one "KEY VALUE" line per field instead of one line in all. */
+void out_lines(struct out *o, bool lines);
 
 /* The line's first word in text (no key); "KEY": "VAL" in JSON. */
 void out_lead(struct out *o, const char *key, const char *val);
 /* " KEY VAL" in text; "KEY": "VAL" in JSON. */
 void out_str(struct out *o, const char *key, const char *val);
 void out_uint(struct out *o, const char *key, uint64_t val);
+void out_int(struct out *o, const char *key, int64_t val);
+/* " KEY 0|1" in text; "KEY": false|true in JSON. */
+void out_bool(struct out *o, const char *key, bool val);
+/* " KEY VAL (NOTE)" in text (without NOTE if NULL); "KEY": VAL in JSON. */
+void out_uint_note(struct out *o, const char *key, uint64_t val,
+		   const char *note);
 /* " KEY NAME" (the number if @name is NULL) in text; "KEY": VAL in JSON. */
 void out_named(struct out *o, const char *key, uint64_t val,
 	       const char *name);
@@ -38,6 +47,8 @@ void out_flag(struct out *o, const char *key);
 void out_text_flag(struct out *o, const char *key);
 /* JSON only: "KEY": null, for fields a JSON reader may look up. */
 void out_null(struct out *o, const char *key);
+/* JSON only: "KEY": "VAL" (what text says some other way). */
+void out_json_str(struct out *o, const char *key, const char *val);
 
 /* " KEY A,B,C" in text; "KEY": ["A", "B", "C"] in JSON. */
 void out_list_start(struct out *o, const char *key);

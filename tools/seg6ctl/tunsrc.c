@@ -8,6 +8,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "report.h"
 
@@ -46,6 +47,7 @@ static int tunsrc_show(int argc, char **argv)
 	char buf[INET6_ADDRSTRLEN];
 	struct json_writer jw;
 	struct in6_addr addr;
+	struct out o;
 	int status;
 
 	(void)argv;
@@ -55,15 +57,10 @@ static int tunsrc_show(int argc, char **argv)
 	if (status)
 		return status;
 
-	inet_ntop(AF_INET6, &addr, buf, sizeof(buf));
-	if (!opts.json) {
-		printf("tunsrc %s\n", buf);
-		return EXIT_OK;
-	}
 	json_init(&jw, stdout, opts.pretty);
-	json_open_object(&jw, NULL);
-	json_string(&jw, "tunsrc", buf);
-	json_close_object(&jw);
+	out_start(&o, opts.json ? &jw : NULL);
+	out_str(&o, "tunsrc", inet_ntop(AF_INET6, &addr, buf, sizeof(buf)));
+	out_end(&o);
 	return EXIT_OK;
 }
 
