@@ -33,7 +33,6 @@
 #include "conn.h"
 #include "ctl_nl.h"
 
-#define FAMILY		0x42	/* any id: nothing reaches a kernel */
 #define MAX_MSGS	8
 
 static struct nl_msg *sent[MAX_MSGS];
@@ -43,33 +42,7 @@ static int nreplies;
 static int talk_error;			/* what the kernel answers, if not 0 */
 static const char *talk_extack;		/* and its text */
 
-/* Fakes of ctl_nl.c */
-
-struct ctl *ctl_new(void)
-{
-	return calloc(1, sizeof(struct ctl));
-}
-
-void ctl_free(struct ctl *c)
-{
-	free(c);
-}
-
-int ctl_connect(struct ctl *c)
-{
-	ctl_clear_error(c);
-	return 0;
-}
-
-int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
-{
-	ctl_clear_error(c);
-	*msg = nlmsg_alloc();
-	assert_non_null(*msg);
-	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, FAMILY, 0,
-				    flags, cmd, SEG6X_GENL_VERSION));
-	return 0;
-}
+/* Fakes of ctl_nl.c (the rest in fake_ctl.c) */
 
 int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 		  void *arg)

@@ -34,33 +34,9 @@ static int nsent;
 static struct nl_msg *dump_reply[MAX_SENT];	/* per dump, one route each */
 static int ndump_reply;
 
-/* Fakes of ctl_nl.c; the module's only answer is its LWT slot. */
-
-struct ctl *ctl_new(void)
-{
-	return calloc(1, sizeof(struct ctl));
-}
-
-void ctl_free(struct ctl *c)
-{
-	free(c);
-}
-
-int ctl_connect(struct ctl *c)
-{
-	ctl_clear_error(c);
-	return 0;
-}
-
-int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
-{
-	ctl_clear_error(c);
-	*msg = nlmsg_alloc();
-	assert_non_null(*msg);
-	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, 0x42, 0,
-				    flags, cmd, SEG6X_GENL_VERSION));
-	return 0;
-}
+/* Fakes of ctl_nl.c (the rest in fake_ctl.c); the module's only answer
+ * is its LWT slot.
+ */
 
 int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 		  void *arg)
@@ -554,12 +530,34 @@ static void test_abbreviations(void **state)
 	assert_int_equal(nsent, 2);
 }
 
-static void test_save(void **state)
+/*
+ * What "route LINE" prints on stdout, in @out; LINE NULL: route_save().
+ * Returns the exit status.
+ */
+static int capture(const char *line, char *out, size_t len)
 {
-	char out[1024] = "";
 	FILE *tmp = tmpfile();
 	int saved = dup(STDOUT_FILENO);
+	int status;
 	size_t n;
+
+	assert_true(tmp && saved >= 0);
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	status = line ? run(line) : route_save();
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, len - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+	return status;
+}
+
+static void test_save(void **state)
+{
+	char out[1024];
 
 	(void)state;
 	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
@@ -568,17 +566,7 @@ static void test_save(void **state)
 	add_dump_route(AF_INET, "10.0.0.0", 24, 100, LWT_TYPE, "2001:db8::3");
 
 	/* Every table, each route as the replace that sets it up again. */
-	assert_true(tmp && saved >= 0);
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	assert_int_equal(route_save(), EXIT_OK);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(tmp);
-	n = fread(out, 1, sizeof(out) - 1, tmp);
-	out[n] = '\0';
-	fclose(tmp);
+	assert_int_equal(capture(NULL, out, sizeof(out)), EXIT_OK);
 	assert_string_equal(out,
 		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo table main metric 0\n"
 		"route replace fc01::/64 mode encap segs 2001:db8::2 dev lo table 100000 metric 0\n"
@@ -589,26 +577,13 @@ static void test_save(void **state)
 /* route show -j: the same fields as save's text, absent ones null. */
 static void test_show_json(void **state)
 {
-	char out[1024] = "";
-	FILE *tmp = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
+	char out[1024];
 
 	(void)state;
 	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
-	assert_true(tmp && saved >= 0);
 	opts.json = true;
-	fflush(stdout);
-	dup2(fileno(tmp), STDOUT_FILENO);
-	assert_int_equal(run("show"), EXIT_OK);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
+	assert_int_equal(capture("show", out, sizeof(out)), EXIT_OK);
 	opts.json = false;
-	rewind(tmp);
-	n = fread(out, 1, sizeof(out) - 1, tmp);
-	out[n] = '\0';
-	fclose(tmp);
 	assert_string_equal(out,
 		"[{\"dst\": \"fc00::/64\", \"mode\": \"encap\", "
 		"\"segs\": [\"2001:db8::1\"], \"hmac\": null, \"dev\": \"lo\", "

@@ -43,18 +43,24 @@ def _frags_at(tap, ident):
     return got
 
 
+def _send_from_a(c, frames, watch):
+    """Enable seg6x on R1-R3, send `frames` from A; a UDP socket of B and
+    a tap at `watch` (node, peer) are ready before the first frame."""
+    enable(c, "R1", "R2", "R3")
+    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
+    tap = Tap(c.ns[watch[0]], c.iface(*watch))
+    a = Tap(c.ns["A"], c.iface("A", "R1"))
+    for f in frames:
+        a.send(_from_a(f))
+    return rx, tap
+
+
 def test_transit_fragments_forwarded_as_fragments(chain):
     """Through three seg6x namespaces, a fragmented datagram reaches B in
     the pieces A sent."""
-    c = chain
-    enable(c, "R1", "R2", "R3")
     frags = fragment6(_udp(B6, b"T" * 3000, 0x5e6701), 1280)
     assert len(frags) == 3
-    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
-    tap = Tap(c.ns["B"], c.iface("B", "R3"))
-    a = Tap(c.ns["A"], c.iface("A", "R1"))
-    for f in frags:
-        a.send(_from_a(f))
+    rx, tap = _send_from_a(chain, frags, ("B", "R3"))
     assert rx.recvfrom(4096)[0] == b"T" * 3000
     got = _frags_at(tap, 0x5e6701)
     assert sorted(o for _, o, _ in got) == \
@@ -64,14 +70,10 @@ def test_transit_fragments_forwarded_as_fragments(chain):
 def test_transit_atomic_fragment_keeps_its_header(chain):
     """An atomic fragment (offset 0, M = 0) is forwarded unchanged: the
     Fragment header and the Payload Length stay as sent."""
-    c = chain
-    enable(c, "R1", "R2", "R3")
     pkt = (IPv6(src=A_SRC, dst=B6) / IPv6ExtHdrFragment(id=0x5e6702, m=0) /
            UDP(sport=4000, dport=PORT) / Raw(b"atomic"))
     plen = len(bytes(pkt)) - 40
-    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
-    tap = Tap(c.ns["B"], c.iface("B", "R3"))
-    Tap(c.ns["A"], c.iface("A", "R1")).send(_from_a(pkt))
+    rx, tap = _send_from_a(chain, [pkt], ("B", "R3"))
     assert rx.recvfrom(4096)[0] == b"atomic"
     assert _frags_at(tap, 0x5e6702) == [(NH_FRAG, 0, plen)]
 
@@ -81,7 +83,6 @@ def test_transit_sr_fragments_reassembled_by_the_endpoint_only(chain):
     only forward it) in pieces; R3, its last segment, reassembles and
     decapsulates it."""
     c = chain
-    enable(c, "R1", "R2", "R3")
     inner = bytes(IPv6(src=A_SRC, dst=B6) / UDP(sport=4000, dport=PORT) /
                   Raw(b"S" * 1300))
     pkt = (IPv6(src=A_SRC, dst=sid("R3"), nh=NH_ROUTING) /
@@ -89,11 +90,7 @@ def test_transit_sr_fragments_reassembled_by_the_endpoint_only(chain):
            IPv6ExtHdrFragment(nh=NH_IPV6, id=0x5e6703) / Raw(inner))
     frags = fragment6(pkt, 600)
     assert len(frags) >= 3
-    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
-    tap = Tap(c.ns["R3"], c.iface("R3", "R2"))
-    a = Tap(c.ns["A"], c.iface("A", "R1"))
-    for f in frags:
-        a.send(_from_a(f))
+    rx, tap = _send_from_a(c, frags, ("R3", "R2"))
     assert rx.recvfrom(4096)[0] == b"S" * 1300
     got = _frags_at(tap, 0x5e6703)
     assert len(got) == len(frags)

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The part of libseg6x's transport (ctl_nl.c) that test_route and
+ * test_genl fake alike: handles without sockets, and SEG6X requests built
+ * for a made-up family id. Each test fakes ctl_genl_talk() (and
+ * ctl_rt_*()) itself: that is where they differ.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include <netlink/genl/genl.h>
+
+#include "ctl_nl.h"
+
+#define FAKE_FAMILY	0x42	/* any id: nothing reaches a kernel */
+
+struct ctl *ctl_new(void)
+{
+	return calloc(1, sizeof(struct ctl));
+}
+
+void ctl_free(struct ctl *c)
+{
+	free(c);
+}
+
+int ctl_connect(struct ctl *c)
+{
+	ctl_clear_error(c);
+	return 0;
+}
+
+int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
+{
+	ctl_clear_error(c);
+	*msg = nlmsg_alloc();
+	assert_non_null(*msg);
+	assert_non_null(genlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ,
+				    FAKE_FAMILY, 0, flags, cmd,
+				    SEG6X_GENL_VERSION));
+	return 0;
+}
