@@ -45,3 +45,8 @@ int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg)
 				    SEG6X_GENL_VERSION));
 	return 0;
 }
+
+void ctl_set_autoload(struct ctl *c, bool autoload)
+{
+	c->no_autoload = !autoload;
+}

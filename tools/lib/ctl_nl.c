@@ -329,11 +329,24 @@ static int resolve_family(struct ctl *c)
 	return outcome(c, &req);
 }
 
+void ctl_set_autoload(struct ctl *c, bool autoload)
+{
+	c->no_autoload = !autoload;
+}
+
+/* Is the module in the kernel? Its sysfs directory says, without loading. */
+static bool module_loaded(void)
+{
+	return access("/sys/module/seg6x", F_OK) == 0;
+}
+
 int ctl_connect(struct ctl *c)
 {
 	int err;
 
 	ctl_clear_error(c);
+	if (c->no_autoload && !module_loaded())
+		return ctl_fail(c, -ENOENT, "the seg6x module is not loaded (reading does not load it; \"modprobe seg6x\" or a change through seg6ctl does)");
 	err = open_socket(c, &c->genl_sk, NETLINK_GENERIC);
 	if (!err && !c->family)
 		err = resolve_family(c);

@@ -57,8 +57,15 @@ void ctl_on_warning(struct ctl *c, void (*fn)(const char *msg, void *arg),
  * request of any handle whose requests should go there.
  */
 int ctl_netns_enter(struct ctl *c, const char *name);
-/* Opens the SEG6X family: -ENOENT if the module is not loaded. */
+/*
+ * Opens the SEG6X family: -ENOENT if the module is not loaded. Looking
+ * the family up makes the kernel load the module (its alias); with
+ * @autoload false (a reader: a monitoring poller must not bring back a
+ * module removed on purpose) a module that is not loaded is -ENOENT
+ * without asking the kernel. The default is true.
+ */
 int ctl_connect(struct ctl *c);
+void ctl_set_autoload(struct ctl *c, bool autoload);
 /* Closes the sockets; the next request opens them again. */
 void ctl_close(struct ctl *c);
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
 #include "parse.h"
@@ -99,6 +100,8 @@ static int run(const struct cli_object *object, const struct cli_cmd *cmd,
 		return cli_dispatch(cmd->object, cmd->object->cmds, argc, argv);
 	if (!cmd->fn)
 		return cli_help(object->usage);
+	/* Reads never bring back a module that was removed on purpose. */
+	ctl_set_autoload(conn(), !cmd->reads);
 	status = cmd->fn(argc, argv);
 	return status < 0 ? report_ctl(status) : status;
 }

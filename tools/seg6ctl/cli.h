@@ -30,6 +30,7 @@ struct cli_cmd {
 	int (*fn)(int argc, char **argv);	/* NULL: @object, or help */
 	const char *help;	/* one line, for listings; NULL: a synonym */
 	const struct cli_object *object;	/* an object's commands */
+	bool reads;		/* only reads: never loads the module */
 };
 
 /* An object: its name, its usage text, and its commands. */
@@ -41,10 +42,10 @@ struct cli_object {
 
 /* The entries every object's table has, spelled once. */
 #define CLI_SHOW(fn, help)						\
-	{ "show", fn, help, NULL }, { "list", fn, NULL, NULL },	\
-	{ "ls", fn, NULL, NULL }
-#define CLI_HELP	{ "help", NULL, "print usage", NULL }
-#define CLI_END		{ NULL, NULL, NULL, NULL }
+	{ "show", fn, help, NULL, true },				\
+	{ "list", fn, NULL, NULL, true }, { "ls", fn, NULL, NULL, true }
+#define CLI_HELP	{ "help", NULL, "print usage", NULL, true }
+#define CLI_END		{ NULL, NULL, NULL, NULL, false }
 
 /*
  * The entry that @word names, as ip reads its words: the exact name, or

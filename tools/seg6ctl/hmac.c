@@ -298,9 +298,9 @@ static int hmac_show(int argc, char **argv)
 
 static const struct cli_cmd hmac_cmds[] = {
 	CLI_SHOW(hmac_show, "list key ids and algorithms"),
-	{ "set", hmac_set, "add or replace a key", NULL },
-	{ "del", hmac_del, "delete a key", NULL },
-	{ "delete", hmac_del, NULL, NULL },
+	{ "set", hmac_set, "add or replace a key", NULL, false },
+	{ "del", hmac_del, "delete a key", NULL, false },
+	{ "delete", hmac_del, NULL, NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

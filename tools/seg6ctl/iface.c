@@ -178,7 +178,7 @@ static int iface_show(int argc, char **argv)
 
 static const struct cli_cmd iface_cmds[] = {
 	CLI_SHOW(iface_show, "list the policy of every interface"),
-	{ "set", iface_set, "set an interface's or the default policy", NULL },
+	{ "set", iface_set, "set an interface's or the default policy", NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

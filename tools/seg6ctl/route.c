@@ -385,12 +385,12 @@ static int route_replace(int argc, char **argv)
 /* The first is what "seg6ctl route" alone does. */
 static const struct cli_cmd route_cmds[] = {
 	CLI_SHOW(route_show, "list seg6x routes"),
-	{ "lst", route_show, NULL, NULL },
-	{ "add", route_create, "add a route", NULL },
-	{ "replace", route_replace, "add a route or replace one", NULL },
-	{ "del", route_del, "delete a route", NULL },
-	{ "delete", route_del, NULL, NULL },
-	{ "flush", route_flush, "delete seg6x routes", NULL },
+	{ "lst", route_show, NULL, NULL, false },
+	{ "add", route_create, "add a route", NULL, false },
+	{ "replace", route_replace, "add a route or replace one", NULL, false },
+	{ "del", route_del, "delete a route", NULL, false },
+	{ "delete", route_del, NULL, NULL, false },
+	{ "flush", route_flush, "delete seg6x routes", NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

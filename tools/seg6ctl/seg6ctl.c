@@ -50,18 +50,18 @@ static int do_help(int argc, char **argv)
 
 static const struct cli_cmd objects[] = {
 	{ "route",	NULL,	"routes with SRv6 encapsulation or insertion",
-	  &route_object },
-	{ "hmac",	NULL,	"HMAC keys",				&hmac_object },
+	  &route_object, false },
+	{ "hmac",	NULL,	"HMAC keys",				&hmac_object, false },
 	{ "tunsrc",	NULL,	"source address of encapsulated packets",
-	  &tunsrc_object },
-	{ "iface",	NULL,	"per-interface policy",			&iface_object },
-	{ "sid",	NULL,	"local SIDs (endpoint behaviours)",	&sid_object },
-	{ "stats",	NULL,	"counters",				&stats_object },
-	{ "info",	NULL,	"the loaded module",			&info_object },
+	  &tunsrc_object, false },
+	{ "iface",	NULL,	"per-interface policy",			&iface_object, false },
+	{ "sid",	NULL,	"local SIDs (endpoint behaviours)",	&sid_object, false },
+	{ "stats",	NULL,	"counters",				&stats_object, false },
+	{ "info",	NULL,	"the loaded module",			&info_object, false },
 	{ "save",	do_save, "print the configuration as seg6ctl commands",
-	  NULL },
-	{ "showconf",	do_save, NULL,					NULL },
-	{ "help",	do_help, "print usage",				NULL },
+	  NULL, true },
+	{ "showconf",	do_save, NULL,					NULL, true },
+	{ "help",	do_help, "print usage",				NULL, true },
 	CLI_END,
 };
 

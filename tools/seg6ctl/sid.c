@@ -489,11 +489,11 @@ int sid_save(void)
 /* The first is what "seg6ctl sid" alone does. */
 static const struct cli_cmd sid_cmds[] = {
 	CLI_SHOW(sid_show, "list the local SIDs"),
-	{ "add", sid_create, "add a SID", NULL },
-	{ "replace", sid_replace, "add a SID or replace one", NULL },
-	{ "del", sid_del, "delete a SID", NULL },
-	{ "delete", sid_del, NULL, NULL },
-	{ "flush", sid_flush, "delete every SID", NULL },
+	{ "add", sid_create, "add a SID", NULL, false },
+	{ "replace", sid_replace, "add a SID or replace one", NULL, false },
+	{ "del", sid_del, "delete a SID", NULL, false },
+	{ "delete", sid_del, NULL, NULL, false },
+	{ "flush", sid_flush, "delete every SID", NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

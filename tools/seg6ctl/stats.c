@@ -122,7 +122,7 @@ static int stats_reset(int argc, char **argv)
 
 static const struct cli_cmd stats_cmds[] = {
 	CLI_SHOW(stats_show, "print the counters"),
-	{ "reset", stats_reset, "set the counters to zero", NULL },
+	{ "reset", stats_reset, "set the counters to zero", NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

@@ -66,7 +66,7 @@ static int tunsrc_show(int argc, char **argv)
 
 static const struct cli_cmd tunsrc_cmds[] = {
 	CLI_SHOW(tunsrc_show, "print the tunnel source address"),
-	{ "set", tunsrc_set, "set the tunnel source address", NULL },
+	{ "set", tunsrc_set, "set the tunnel source address", NULL, false },
 	CLI_HELP,
 	CLI_END,
 };

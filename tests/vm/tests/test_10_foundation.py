@@ -161,10 +161,19 @@ def test_parameters_reach_new_namespaces():
 def test_unload_then_autoload(seg6x):
     unload_module()
     assert not module_loaded()
-    # the first SEG6X request loads the module (genl family alias)
-    p = ctl("info", check=False)
+    # reads never bring back a module removed on purpose (a metrics
+    # poller must not): they say it is not loaded
+    for args in (["info"], ["stats"], ["-j", "stats", "show"],
+                 ["route", "show"], ["sid", "show"], ["save"]):
+        p = ctl(*args, check=False)
+        assert p.returncode == 1, (args, p.stderr)
+        assert "seg6x module is not loaded" in p.stderr, p.stderr
+        assert not module_loaded()
+    # the first change loads it (genl family alias)
+    p = ctl("stats", "reset", check=False)
     assert p.returncode == 0, p.stderr
     assert module_loaded()
+    assert ctl("info", check=False).returncode == 0
 
 
 def test_iface_set_show(seg6x):
