@@ -820,7 +820,9 @@ static void test_abbreviations(void **state)
 	int status;
 
 	(void)state;
-	/* "s" is set or show: ambiguous, so nothing is sent. */
+	/* "s" is show, the first command it begins (as ip reads it), and
+	 * show takes no such arguments: nothing is sent.
+	 */
 	assert_int_equal(run(&hmac_object, "s 7 sha256"), EXIT_USAGE);
 	assert_int_equal(run(&iface_object, "s default seg6_enabled 1"), EXIT_USAGE);
 	assert_int_equal(nsent, 0);

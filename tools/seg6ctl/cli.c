@@ -21,73 +21,23 @@ int cli_help(const char *usage)
 	return EXIT_OK;
 }
 
-static bool same_cmd(const struct cli_cmd *a, const struct cli_cmd *b)
+const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word)
 {
-	return a->fn == b->fn && a->object == b->object;
-}
-
-/* The name that listings give @cmd: that of its first synonym. */
-static const char *canonical(const struct cli_cmd *cmds,
-			     const struct cli_cmd *cmd)
-{
-	for (; cmds->name; cmds++)
-		if (same_cmd(cmds, cmd))
-			return cmds->name;
-	return cmd->name;
-}
-
-const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word,
-				 bool *ambiguous)
-{
-	const struct cli_cmd *found = NULL;
 	size_t len = strlen(word);
 	const struct cli_cmd *c;
 
-	*ambiguous = false;
 	for (c = cmds; c->name; c++)
 		if (!strcmp(c->name, word))
 			return c;
 	if (!len)
 		return NULL;
-	for (c = cmds; c->name; c++) {
-		if (strncmp(c->name, word, len))
-			continue;
-		if (found && !same_cmd(found, c)) {
-			*ambiguous = true;
-			return NULL;
-		}
-		if (!found)
-			found = c;
-	}
-	return found;
-}
-
-/* "a, b, c": the commands (not synonyms) that @word is a prefix of. */
-static void candidates(const struct cli_cmd *cmds, const char *word,
-		       char *buf, size_t size)
-{
-	size_t len = strlen(word), used = 0;
-	const struct cli_cmd *c, *d;
-
-	buf[0] = '\0';
-	for (c = cmds; c->name; c++) {
-		const char *name;
-		bool seen = false;
-
-		if (strncmp(c->name, word, len))
-			continue;
-		/* Once per command, under its own name. */
-		for (d = cmds; d < c; d++)
-			if (same_cmd(d, c) && !strncmp(d->name, word, len))
-				seen = true;
-		if (seen)
-			continue;
-		name = canonical(cmds, c);
-		if (strncmp(name, word, len))
-			name = c->name;
-		used += (size_t)snprintf(buf + used, size > used ? size - used : 0,
-					 "%s%s", used ? ", " : "", name);
-	}
+	/* As ip: the first in the table that @word begins (the tables list
+	 * show before set, so that a short word never changes anything).
+	 */
+	for (c = cmds; c->name; c++)
+		if (!strncmp(c->name, word, len))
+			return c;
+	return NULL;
 }
 
 /* Runs @cmd; a failed ctl_* call is reported here, and only here. */
@@ -112,19 +62,12 @@ int cli_dispatch(const struct cli_object *object, const struct cli_cmd *cmds,
 	const char *name = object ? object->name : NULL;
 	const char *what = object ? "command" : "object";
 	const struct cli_cmd *cmd;
-	bool ambiguous;
-	char list[256];
 
 	if (argc == 0)
 		return run(object, &cmds[0], 0, argv);
-	cmd = cli_lookup(cmds, argv[0], &ambiguous);
+	cmd = cli_lookup(cmds, argv[0]);
 	if (cmd)
 		return run(object, cmd, argc - 1, argv + 1);
-	if (ambiguous) {
-		candidates(cmds, argv[0], list, sizeof(list));
-		return usage_error(name, "ambiguous %s \"%s\" (%s)", what,
-				   argv[0], list);
-	}
 	return usage_error(name, "unknown %s \"%s\"", what, argv[0]);
 }
 

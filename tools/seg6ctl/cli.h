@@ -49,17 +49,16 @@ struct cli_object {
 
 /*
  * The entry that @word names, as ip reads its words: the exact name, or
- * else a prefix that names one command only (synonyms count once). NULL
- * if none does; then *@ambiguous tells whether several did.
+ * else the first entry that @word is a prefix of (tables list reads
+ * before changes). NULL if none.
  */
-const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word,
-				 bool *ambiguous);
+const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word);
 
 /*
  * Runs the entry of @cmds that @argv[0] names with the words after it, or
  * the first entry (the default command) when @argc is 0; "help" prints
  * @object's usage, and an entry naming an object dispatches its commands.
- * An unknown or ambiguous word is a usage error, the candidates listed.
+ * An unknown word is a usage error.
  * @object is NULL when @cmds lists objects. Returns an exit status.
  */
 int cli_dispatch(const struct cli_object *object, const struct cli_cmd *cmds,

@@ -31,7 +31,7 @@ static const char usage[] =
 	"       seg6ctl [OPTIONS] -b FILE\n"
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
-	"OBJECT := { route | sid | hmac | tunsrc | iface | stats | info | save }\n"
+	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save }\n"
 	"OPTIONS := { -n NETNS | -j | -p | -force }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
