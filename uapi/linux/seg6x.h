@@ -22,9 +22,10 @@
 #define SEG6X_HMAC_FIELD_LEN	32
 
 /*
- * Generic netlink commands. Every command is admin-only (CAP_NET_ADMIN in
- * the user namespace owning the network namespace) and acts on the
- * caller's network namespace.
+ * Generic netlink commands, each acting on the caller's network namespace.
+ * The changes (*_SET, *_DEL, STATS_RESET, SID_FLUSH) need CAP_NET_ADMIN in
+ * the user namespace owning the network namespace; the reads (*_GET) are
+ * open to every user, and never return an HMAC secret.
  */
 enum seg6x_cmd {
 	SEG6X_CMD_UNSPEC,
