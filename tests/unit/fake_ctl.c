@@ -50,3 +50,8 @@ void ctl_set_autoload(struct ctl *c, bool autoload)
 {
 	c->no_autoload = !autoload;
 }
+
+void ctl_set_dry_run(struct ctl *c, bool dry_run)
+{
+	c->dry_run = dry_run;
+}

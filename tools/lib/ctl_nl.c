@@ -334,6 +334,11 @@ void ctl_set_autoload(struct ctl *c, bool autoload)
 	c->no_autoload = !autoload;
 }
 
+void ctl_set_dry_run(struct ctl *c, bool dry_run)
+{
+	c->dry_run = dry_run;
+}
+
 /* Is the module in the kernel? Its sysfs directory says, without loading. */
 static bool module_loaded(void)
 {
@@ -345,6 +350,8 @@ int ctl_connect(struct ctl *c)
 	int err;
 
 	ctl_clear_error(c);
+	if (c->dry_run)
+		return 0;
 	if (c->no_autoload && !module_loaded())
 		return ctl_fail(c, -ENOENT, "the seg6x module is not loaded (reading does not load it; \"modprobe seg6x\" or a change through seg6ctl does)");
 	err = open_socket(c, &c->genl_sk, NETLINK_GENERIC);
@@ -391,7 +398,7 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int err;
 
-	err = exchange(c, c->genl_sk, msg, &req);
+	err = c->dry_run ? 0 : exchange(c, c->genl_sk, msg, &req);
 	/* Secrets must not linger in freed memory. */
 	explicit_bzero(nlh, nlh->nlmsg_len);
 	nlmsg_free(msg);
@@ -406,7 +413,7 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	int err;
 
 	ctl_clear_error(c);
-	err = open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
+	err = c->dry_run ? 0 : open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
 	if (err)
 		return err;
 	*msg = nlmsg_alloc_simple(type, flags);
@@ -443,9 +450,9 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 	struct request req = { .handle = rt_reply, .arg = &reply };
 	int err;
 
-	err = exchange(c, c->rtnl_sk, msg, &req);
+	err = c->dry_run ? 0 : exchange(c, c->rtnl_sk, msg, &req);
 	nlmsg_free(msg);
-	if (err)
+	if (err || c->dry_run)
 		return err;
 	/* What the FIB says when a route to delete is not there. */
 	if (req.error == -ESRCH && !req.extack[0])

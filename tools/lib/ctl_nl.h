@@ -29,6 +29,7 @@ struct ctl {
 	struct nl_sock *rtnl_sk;
 	int family;			/* SEG6X's id; 0 until resolved */
 	bool no_autoload;		/* !ctl_set_autoload() */
+	bool dry_run;			/* ctl_set_dry_run() */
 	int err;			/* ctl_errno() */
 	char error[512];		/* ctl_error() */
 	char extack[256];		/* ctl_extack() */

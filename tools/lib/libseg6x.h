@@ -66,6 +66,12 @@ int ctl_netns_enter(struct ctl *c, const char *name);
  */
 int ctl_connect(struct ctl *c);
 void ctl_set_autoload(struct ctl *c, bool autoload);
+/*
+ * A dry run: requests are built (so that everything decidable without
+ * the kernel is checked) but never sent; every call succeeds, reads find
+ * nothing. For checking a configuration on a machine without seg6x.
+ */
+void ctl_set_dry_run(struct ctl *c, bool dry_run);
 /* Closes the sockets; the next request opens them again. */
 void ctl_close(struct ctl *c);
 

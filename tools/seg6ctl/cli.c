@@ -159,8 +159,24 @@ int cli_s32(const char *object, const char *what, const char *s,
 	return err ? number_error(object, what, s, err, min, max) : EXIT_OK;
 }
 
+/* What the kernel takes as a device name (dev_valid_name()). */
+static bool valid_ifname(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len && len < IF_NAMESIZE && strcmp(name, ".") &&
+	       strcmp(name, "..") && !strpbrk(name, "/: \t\n");
+}
+
 int cli_ifindex(const char *name, uint32_t *ifindex)
 {
+	/* -c checks files for another machine: its devices are not here. */
+	if (opts.check) {
+		if (!valid_ifname(name))
+			return usage_error(NULL, "invalid device name \"%s\"", name);
+		*ifindex = if_nametoindex(name) ?: 1;
+		return EXIT_OK;
+	}
 	/* if_nametoindex() asks through a socket of the current netns. */
 	*ifindex = if_nametoindex(name);
 	if (!*ifindex) {

@@ -20,6 +20,7 @@ struct options {
 	bool pretty;
 	bool stdin_busy;	/* batch commands come from stdin */
 	bool force;		/* batch: go on past failing lines */
+	bool check;		/* -c: parse and check, send nothing */
 };
 
 extern struct options opts;

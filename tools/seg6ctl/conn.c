@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common.h"
 #include "conn.h"
 
 static struct ctl *handle;
@@ -14,6 +15,8 @@ struct ctl *conn(void)
 			fputs("seg6ctl: out of memory\n", stderr);
 			exit(1);
 		}
+		/* -c: everything is checked, nothing reaches a kernel. */
+		ctl_set_dry_run(handle, opts.check);
 	}
 	return handle;
 }

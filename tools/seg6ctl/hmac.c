@@ -219,6 +219,9 @@ static int hmac_set(int argc, char **argv)
 	if (!path && opts.stdin_busy)
 		return usage_error("hmac",
 				   "standard input holds the batch: give the secret with secret-file");
+	/* -c: the secret file is the target machine's, not read here. */
+	if (opts.check)
+		return EXIT_OK;
 
 	/* Learn that the module is missing before waiting on stdin. */
 	status = ctl_connect(conn());

@@ -218,7 +218,8 @@ static int route_del(int argc, char **argv)
 	status = parse_route(argc, argv, KEYS_DEL, &r, &dev);
 	if (!status && dev)
 		status = cli_ifindex(dev, &r.oif);
-	if (status)
+	/* -c: which route it deletes is the target machine's to say. */
+	if (status || opts.check)
 		return status;
 	status = ctl_route_find(conn(), &r, &found, &other);
 	if (status == -ESRCH && other) {

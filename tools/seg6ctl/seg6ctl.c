@@ -32,12 +32,14 @@ static const char usage[] =
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
 	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save }\n"
-	"OPTIONS := { -n NETNS | -j | -p | -force }\n"
+	"OPTIONS := { -n NETNS | -j | -p | -force | -c }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
 	"  -p, --pretty       pretty-print JSON (implies -j)\n"
 	"  -b, --batch FILE   run the commands in FILE, one per line (- = stdin)\n"
 	"  -force             with -b: go on past failing commands, fail at the end\n"
+	"  -c, --check        check the commands (syntax, values, and all that\n"
+	"                     needs no kernel) and change nothing: seg6ctl -c -b FILE\n"
 	"  -V, --version      print the version and exit\n"
 	"  -h, --help         print this help and exit\n";
 
@@ -188,6 +190,7 @@ static void parse_options(int argc, char **argv, struct invocation *inv)
 		{ "pretty",	no_argument,		NULL, 'p' },
 		{ "batch",	required_argument,	NULL, 'b' },
 		{ "force",	no_argument,		NULL, 'f' },
+		{ "check",	no_argument,		NULL, 'c' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ NULL,		0,			NULL, 0 },
@@ -198,8 +201,11 @@ static void parse_options(int argc, char **argv, struct invocation *inv)
 	respell_force(argc, argv);
 	/* "+": options end at OBJECT; ":": report errors ourselves. */
 	while (inv->exit < 0 &&
-	       (c = getopt_long(argc, argv, "+:n:jpb:Vh", long_options, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, "+:n:jpb:cVh", long_options, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			opts.check = true;
+			break;
 		case 'n':
 			inv->netns = optarg;
 			break;
@@ -254,7 +260,8 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
-	if (inv.netns) {
+	/* -c checks a file for another machine: its namespaces are not here. */
+	if (inv.netns && !opts.check) {
 		if (!valid_netns_name(inv.netns))
 			return usage_error(NULL, "invalid network namespace name \"%s\"",
 					   inv.netns);
