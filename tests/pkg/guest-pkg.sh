@@ -30,13 +30,19 @@ fi
 "$seg6ctl" -j info | grep -q "\"version\": *\"$version\"" ||
 	fail "seg6ctl -j info: version is not $version"
 
-# seg6ctl loads the module itself when it declares the genl family alias.
+# A change through seg6ctl loads the module itself (the genl family
+# alias); a read never does (a metrics poller must not bring it back).
 if modinfo -F alias seg6x | grep -q 'family-SEG6X$'; then
 	modprobe -r seg6x || fail "modprobe -r seg6x"
-	if "$seg6ctl" info >/dev/null && [ -d /sys/module/seg6x ]; then
-		ok "seg6ctl info loaded the module (genl family alias)"
+	if ! "$seg6ctl" info >/dev/null 2>&1 && [ ! -d /sys/module/seg6x ]; then
+		ok "seg6ctl info left the module unloaded"
 	else
-		fail "seg6ctl info did not load the module"
+		fail "seg6ctl info loaded the module"
+	fi
+	if "$seg6ctl" stats reset && [ -d /sys/module/seg6x ]; then
+		ok "seg6ctl stats reset loaded the module (genl family alias)"
+	else
+		fail "seg6ctl stats reset did not load the module"
 		modprobe seg6x
 	fi
 fi
