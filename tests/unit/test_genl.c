@@ -50,7 +50,12 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 	struct nlattr *tb[SEG6X_A_MAX + 1];
 	int i;
 
+	/* Replies made by reply() answer any request, reply_to(CMD) one. */
 	for (i = 0; cb && i < nreplies; i++) {
+		uint8_t to = genlmsg_hdr(nlmsg_hdr(replies[i]))->cmd;
+
+		if (to && to != genlmsg_hdr(nlmsg_hdr(msg))->cmd)
+			continue;
 		assert_int_equal(genlmsg_parse(nlmsg_hdr(replies[i]), 0, tb,
 					       SEG6X_A_MAX, NULL), 0);
 		assert_int_equal(cb(tb, arg), 0);
@@ -166,11 +171,17 @@ static struct nlattr **parse_sent(int i, uint8_t cmd, struct nlattr **tb)
 	return tb;
 }
 
-static struct nl_msg *reply(void)
+/* A reply to requests of @cmd only (0: to any). */
+static struct nl_msg *reply_to(uint8_t cmd)
 {
 	assert_true(nreplies < MAX_MSGS);
-	ctl_genl_msg(conn(), 0, 0, &replies[nreplies]);
+	ctl_genl_msg(conn(), cmd, 0, &replies[nreplies]);
 	return replies[nreplies++];
+}
+
+static struct nl_msg *reply(void)
+{
+	return reply_to(0);
 }
 
 static char *secret_file(const char *content, size_t len)
@@ -681,6 +692,62 @@ static void test_stats(void **state)
 	assert_int_equal(genlmsg_hdr(nlmsg_hdr(sent[1]))->cmd, SEG6X_CMD_STATS_RESET);
 	assert_int_equal(run(&stats_object, "reset now"), EXIT_USAGE);
 	assert_int_equal(run(&stats_object, "clear"), EXIT_USAGE);
+	assert_int_equal(run(&stats_object, "show format xml"), EXIT_USAGE);
+	assert_int_equal(run(&stats_object, "show format"), EXIT_USAGE);
+}
+
+/* stats format prometheus: the namespace's and the SIDs' counters. */
+static void test_stats_prometheus(void **state)
+{
+	struct nlattr *nest, *cnt;
+	struct in6_addr a;
+	struct nl_msg *r;
+	char *out;
+	int status;
+
+	(void)state;
+	r = reply_to(SEG6X_CMD_STATS_GET);
+	nest = nla_nest_start(r, SEG6X_A_STATS);
+	nla_put_u64(r, SEG6X_STAT_ENCAP, 5);
+	nla_put_u64(r, SEG6X_STAT_DROP_NOMEM, 3);
+	nla_put_u64(r, SEG6X_STAT_SID_END_DT6, 7);
+	nla_nest_end(r, nest);
+	/* a SID with counters, and one without */
+	r = reply_to(SEG6X_CMD_SID_GET);
+	nest = nla_nest_start(r, SEG6X_A_SID);
+	inet_pton(AF_INET6, "fc00:ff::2", &a);
+	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
+	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
+	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END_DT6);
+	cnt = nla_nest_start(r, SEG6X_SID_COUNTERS);
+	nla_put_u64(r, SEG6X_SID_CNT_PACKETS, 7);
+	nla_put_u64(r, SEG6X_SID_CNT_BYTES, 700);
+	nla_put_u64(r, SEG6X_SID_CNT_ERRORS, 1);
+	nla_nest_end(r, cnt);
+	nla_nest_end(r, nest);
+	r = reply_to(SEG6X_CMD_SID_GET);
+	nest = nla_nest_start(r, SEG6X_A_SID);
+	inet_pton(AF_INET6, "fc00:ff::3", &a);
+	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
+	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
+	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END);
+	nla_nest_end(r, nest);
+
+	opts.netns = "r\"1";
+	out = run_output(&stats_object, "show format prometheus", &status);
+	opts.netns = NULL;
+	assert_int_equal(status, EXIT_OK);
+	assert_non_null(strstr(out, "# TYPE seg6x_packets_total counter\n"));
+	assert_non_null(strstr(out,
+		"seg6x_packets_total{netns=\"r\\\"1\",event=\"encap\"} 5\n"));
+	assert_non_null(strstr(out,
+		"seg6x_drops_total{netns=\"r\\\"1\",reason=\"nomem\"} 3\n"));
+	assert_non_null(strstr(out,
+		"seg6x_sid_behavior_packets_total{netns=\"r\\\"1\",behavior=\"End.DT6\"} 7\n"));
+	assert_non_null(strstr(out,
+		"seg6x_sid_bytes_total{netns=\"r\\\"1\",sid=\"fc00:ff::2/128\"} 700\n"));
+	assert_null(strstr(out, "fc00:ff::3"));
+	free(out);
 }
 
 /* seg6ctl sid: what add and replace send, usage errors, show's output. */
@@ -916,6 +983,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tunsrc, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_stats, teardown),
+		cmocka_unit_test_teardown(test_stats_prometheus, teardown),
 		cmocka_unit_test_teardown(test_sid, teardown),
 		cmocka_unit_test_teardown(test_sid_show, teardown),
 		cmocka_unit_test_teardown(test_info, teardown),

@@ -21,6 +21,7 @@ struct options {
 	bool stdin_busy;	/* batch commands come from stdin */
 	bool force;		/* batch: go on past failing lines */
 	bool check;		/* -c: parse and check, send nothing */
+	const char *netns;	/* -n NETNS, or NULL */
 };
 
 extern struct options opts;

@@ -261,6 +261,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	/* -c checks a file for another machine: its namespaces are not here. */
+	opts.netns = inv.netns;
 	if (inv.netns && !opts.check) {
 		if (!valid_netns_name(inv.netns))
 			return usage_error(NULL, "invalid network namespace name \"%s\"",

@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /* seg6ctl stats: the namespace's packet counters. */
+#include <arpa/inet.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "common.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "parse.h"
 #include "report.h"
 
 static const char usage[] =
-	"Usage: seg6ctl stats [show]\n"
-	"       seg6ctl stats reset\n";
+	"Usage: seg6ctl stats [show] [format prometheus]\n"
+	"       seg6ctl stats reset\n"
+	"format prometheus: the Prometheus text exposition format, the\n"
+	"  namespace's counters and those of SIDs added with count (for a\n"
+	"  node_exporter textfile collector; labelled netns=NETNS with -n).\n";
 
 struct counter {
 	int id;
@@ -44,7 +52,7 @@ static const struct counter drops[] = {
 };
 
 /* Packets each kind of SID processed. */
-static const struct counter sids[] = {
+static const struct counter sids_by_behavior[] = {
 	{ SEG6X_STAT_SID_END,			"End" },
 	{ SEG6X_STAT_SID_END_X,			"End.X" },
 	{ SEG6X_STAT_SID_END_T,			"End.T" },
@@ -65,8 +73,9 @@ static void print_text(const uint64_t *values)
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		printf("%-14s %" PRIu64 "\n", events[i].name, values[events[i].id]);
 	printf("sid:\n");
-	for (i = 0; i < ARRAY_SIZE(sids); i++)
-		printf("  %-18s %" PRIu64 "\n", sids[i].name, values[sids[i].id]);
+	for (i = 0; i < ARRAY_SIZE(sids_by_behavior); i++)
+		printf("  %-18s %" PRIu64 "\n", sids_by_behavior[i].name,
+		       values[sids_by_behavior[i].id]);
 	printf("drop:\n");
 	for (i = 0; i < ARRAY_SIZE(drops); i++)
 		printf("  %-12s %" PRIu64 "\n", drops[i].name, values[drops[i].id]);
@@ -82,8 +91,9 @@ static void print_json(const uint64_t *values)
 	for (i = 0; i < ARRAY_SIZE(events); i++)
 		json_uint(&jw, events[i].name, values[events[i].id]);
 	json_open_object(&jw, "sid");
-	for (i = 0; i < ARRAY_SIZE(sids); i++)
-		json_uint(&jw, sids[i].name, values[sids[i].id]);
+	for (i = 0; i < ARRAY_SIZE(sids_by_behavior); i++)
+		json_uint(&jw, sids_by_behavior[i].name,
+			  values[sids_by_behavior[i].id]);
 	json_close_object(&jw);
 	json_open_object(&jw, "drop");
 	/* "passed" under its old name, for one more release */
@@ -94,17 +104,128 @@ static void print_json(const uint64_t *values)
 	json_close_object(&jw);
 }
 
+/* A label value of the Prometheus text format: \\, \" and \n escaped. */
+static void prom_label(const char *name, const char *val)
+{
+	printf("%s=\"", name);
+	for (; *val; val++) {
+		if (*val == '\\' || *val == '"')
+			printf("\\%c", *val);
+		else if (*val == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*val);
+	}
+	putchar('"');
+}
+
+/* One sample: NAME{netns="..",LABEL="VALUE"} N. */
+static void prom_sample(const char *name, const char *label, const char *val,
+			uint64_t n)
+{
+	bool sep = false;
+
+	printf("%s{", name);
+	if (opts.netns) {
+		prom_label("netns", opts.netns);
+		sep = true;
+	}
+	if (label) {
+		if (sep)
+			putchar(',');
+		prom_label(label, val);
+	}
+	printf("} %" PRIu64 "\n", n);
+}
+
+static void prom_family(const char *name, const char *help)
+{
+	printf("# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+}
+
+static void prom_group(const char *name, const char *help, const char *label,
+		       const struct counter *c, size_t n, const uint64_t *values)
+{
+	size_t i;
+
+	prom_family(name, help);
+	for (i = 0; i < n; i++)
+		prom_sample(name, label, c[i].name, values[c[i].id]);
+}
+
+/* The counters of the SIDs that keep them (sid add ... count). */
+static void prom_sids(const struct ctl_sid *sids, size_t n)
+{
+	static const char *const metric[] = {
+		"seg6x_sid_packets_total", "seg6x_sid_bytes_total",
+		"seg6x_sid_errors_total",
+	};
+	static const char *const help[] = {
+		"Packets a SID processed.",
+		"Bytes (IPv6 length as received) a SID processed.",
+		"Packets a SID dropped.",
+	};
+	char addr[INET6_ADDRSTRLEN], sid[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t m, i;
+
+	for (m = 0; m < ARRAY_SIZE(metric); m++) {
+		prom_family(metric[m], help[m]);
+		for (i = 0; i < n; i++) {
+			const struct ctl_sid *s = &sids[i];
+			uint64_t v = m == 0 ? s->packets : m == 1 ? s->bytes :
+				     s->errors;
+
+			if (!s->has_counters)
+				continue;
+			snprintf(sid, sizeof(sid), "%s/%u",
+				 inet_ntop(AF_INET6, &s->prefix, addr,
+					   sizeof(addr)), s->len);
+			prom_sample(metric[m], "sid", sid, v);
+		}
+	}
+}
+
+static int print_prometheus(const uint64_t *values)
+{
+	struct ctl_sid *sids;
+	size_t n;
+	int err = ctl_sid_list(conn(), &sids, &n);
+
+	if (err)
+		return err;
+	prom_group("seg6x_packets_total",
+		   "Packets seg6x processed, by what it did (seg6ctl stats).",
+		   "event", events, ARRAY_SIZE(events), values);
+	prom_group("seg6x_drops_total", "Packets seg6x dropped, by reason.",
+		   "reason", drops, ARRAY_SIZE(drops), values);
+	prom_group("seg6x_sid_behavior_packets_total",
+		   "Packets the local SIDs processed, by behaviour.",
+		   "behavior", sids_by_behavior, ARRAY_SIZE(sids_by_behavior),
+		   values);
+	prom_sids(sids, n);
+	free(sids);
+	return EXIT_OK;
+}
+
+static const char *const show_keys[] = { "format" };
+
 static int stats_show(int argc, char **argv)
 {
+	const char *format = NULL;
 	struct ctl_stats stats;
 	int status;
 
-	(void)argv;
-	status = cli_no_args("stats", argc);
+	status = cli_keys("stats", argc, argv, show_keys, ARRAY_SIZE(show_keys),
+			  1u, &format);
+	if (!status && format && strcmp(format, "prometheus"))
+		status = usage_error("stats", "unknown format \"%s\" (prometheus)",
+				     format);
 	if (!status)
 		status = ctl_stats_get(conn(), &stats);
 	if (status)
 		return status;
+	if (format)
+		return print_prometheus(stats.counter);
 	if (opts.json)
 		print_json(stats.counter);
 	else
