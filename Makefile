@@ -58,10 +58,16 @@ tools-install: tools
 	$(MAKE) -C tools/seg6ctl install DESTDIR=$(DESTDIR)
 	install -D -m 0644 tools/completion/seg6ctl $(DESTDIR)$(BASHCOMPDIR)/seg6ctl
 	install -D -m 0644 tools/systemd/seg6x.service $(DESTDIR)$(UNITDIR)/seg6x.service
+	install -D -m 0644 tools/systemd/seg6x@.service $(DESTDIR)$(UNITDIR)/seg6x@.service
 	install -D -m 0755 tools/hooks/seg6x-reapply \
 		$(DESTDIR)$(SYSCONFDIR)/network/if-up.d/seg6x
+	# networkd: links with only link-local addresses never get routable
+	for d in carrier.d degraded.d routable.d; do \
+		install -D -m 0755 tools/hooks/seg6x-reapply \
+			$(DESTDIR)$(SYSCONFDIR)/networkd-dispatcher/$$d/50-seg6x || exit 1; \
+	done
 	install -D -m 0755 tools/hooks/seg6x-reapply \
-		$(DESTDIR)$(SYSCONFDIR)/networkd-dispatcher/routable.d/50-seg6x
+		$(DESTDIR)$(SYSCONFDIR)/NetworkManager/dispatcher.d/50-seg6x
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 

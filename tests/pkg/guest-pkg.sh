@@ -60,12 +60,21 @@ tunsrc set fc00:51::1
 route replace fc00:52::/64 mode encap segs fc00:51::2,fc00:53::1 dev $dev via fc00:51::2
 EOF
 has_route() { "$seg6ctl" -j route show | grep -q '"fc00:52::/64"'; }
-for hook in /etc/network/if-up.d/seg6x /etc/networkd-dispatcher/routable.d/50-seg6x; do
+for hook in /etc/network/if-up.d/seg6x /etc/networkd-dispatcher/carrier.d/50-seg6x \
+	/etc/networkd-dispatcher/degraded.d/50-seg6x \
+	/etc/networkd-dispatcher/routable.d/50-seg6x \
+	/etc/NetworkManager/dispatcher.d/50-seg6x; do
 	ip link set "$dev" down
 	! has_route || fail "the route survived $dev going down"
 	ip link set "$dev" up
 	ip -6 addr replace fc00:51::1/64 dev "$dev" nodad
-	SEG6X_CONF=$conf IFACE=$dev "$hook" || fail "$hook exited non-zero"
+	case $hook in
+	*/NetworkManager/*)	# arguments: the interface and the action
+		SEG6X_CONF=$conf "$hook" "$dev" down || fail "$hook down exited non-zero"
+		! has_route || fail "$hook acted on \"down\""
+		SEG6X_CONF=$conf "$hook" "$dev" up ;;
+	*)	SEG6X_CONF=$conf IFACE=$dev "$hook" ;;
+	esac || fail "$hook exited non-zero"
 	if has_route; then
 		ok "$hook brought the route back"
 	else

@@ -188,14 +188,19 @@ for k in "${kernels[@]}"; do
 		fail "modinfo -k $k: version is not $version"
 done
 [ "$(/usr/sbin/seg6ctl -V 2>&1)" = "seg6ctl $version" ] || fail "/usr/sbin/seg6ctl -V"
+hooks="/etc/network/if-up.d/seg6x /etc/networkd-dispatcher/carrier.d/50-seg6x
+	/etc/networkd-dispatcher/degraded.d/50-seg6x
+	/etc/networkd-dispatcher/routable.d/50-seg6x
+	/etc/NetworkManager/dispatcher.d/50-seg6x"
+# shellcheck disable=SC2086 # word splitting of $hooks is wanted
 for f in /usr/share/man/man7/seg6x.7.gz /usr/share/man/man8/seg6ctl.8.gz \
 	/usr/share/bash-completion/completions/seg6ctl /lib/systemd/system/seg6x.service \
-	/etc/network/if-up.d/seg6x /etc/networkd-dispatcher/routable.d/50-seg6x \
+	/lib/systemd/system/seg6x@.service $hooks \
 	/usr/share/doc/seg6ctl/examples/seg6x.conf; do
 	[ -e "$f" ] || fail "not installed: $f"
 done
-# Installed disabled: nothing links to the unit.
-if compgen -G "/etc/systemd/system/*.wants/seg6x.service" >/dev/null; then
+# Installed disabled: nothing links to the units.
+if compgen -G "/etc/systemd/system/*.wants/seg6x*.service" >/dev/null; then
 	fail "seg6x.service was enabled by the installation"
 fi
 
@@ -221,8 +226,9 @@ for d in /lib/modules/*/; do
 	ko=$(modinfo -k "$k" -n seg6x 2>/dev/null) || continue
 	is_foreign "$ko" || fail "modinfo -k $k still finds seg6x after purge ($ko)"
 done
+# shellcheck disable=SC2086
 for f in "/usr/src/seg6x-$version" /usr/sbin/seg6ctl /lib/systemd/system/seg6x.service \
-	/etc/network/if-up.d/seg6x /etc/networkd-dispatcher/routable.d/50-seg6x; do
+	/lib/systemd/system/seg6x@.service $hooks; do
 	[ ! -e "$f" ] || fail "left after purge: $f"
 done
 echo "   after purge: no seg6x in dkms status, none of its modules in /lib/modules"
