@@ -6,6 +6,8 @@ fuzzers), so that tests control every field, including the malformed
 ones; scapy builds and checks the rest (Ethernet, IPv6, payloads) and
 computes upper-layer checksums.
 """
+import struct
+
 from scapy.all import IPv6, Raw  # noqa: F401  (re-exported for tests)
 
 from . import pktlib as P
