@@ -30,6 +30,10 @@ Invariants, per batch of packets:
     R2's End.DT6/End.DT46 (VRF) or End.DX6 SIDs or not: the SIDs'
     packets + errors grow by exactly the levels R2 decapsulates
     (nest_count), every level on its own pass through the backlog.
+  shapes phase: SR packets to R2 whose next segment is a SID, binding
+    SIDs leading back to themselves or to a decapsulating SID, End SIDs
+    followed by binding SIDs, nested in IPv6-in-IPv6: each packet moves
+    R2's terminal counters at least once (loops are bounded).
   at the end: no WARNING/BUG/Oops/KASAN/UBSAN in the kernel log.
 A batch whose counters are off is replayed packet by packet to name
 the packets responsible (minimal cases: single packets, printed in hex).
@@ -86,9 +90,14 @@ NEST_SIDS = {P.a2b("fc00:e2::1"): "End.DT6", P.a2b("fc00:e2::2"): "End.DT46",
 NEST_OTHER = [P.a2b(a) for a in (addr6(4, "B"), "fc00:e2::9", sid("R3"))]
 
 # share of --count per phase (name, share, R2 require_hmac or None)
-PHASES = [("end-verify", 0.26), ("end-require", 0.18),
+PHASES = [("end-verify", 0.24), ("end-require", 0.18),
           ("end-ignore", 0.14), ("disabled", 0.05), ("loop", 0.05),
-          ("nest", 0.04), ("encap", 0.28)]
+          ("nest", 0.04), ("shapes", 0.02), ("encap", 0.28)]
+# R2's SIDs in the shapes phase: a binding SID whose policy leads back to
+# itself, one that leads to a decapsulating SID, and a plain End
+SHAPE_DT6, SHAPE_B6_SELF, SHAPE_B6_DT6, SHAPE_END = (
+    P.a2b(a) for a in ("fc00:e2::1", "fc00:e2::4", "fc00:e2::5",
+                       "fc00:e2::6"))
 BATCH = 50
 PACKET_VNET_HDR = 15
 SOL_PACKET = 263
@@ -523,6 +532,40 @@ def gen_nest(seed, idx):
     return pk
 
 
+def gen_shapes(seed, idx):
+    """The SID paths that once made the kernel loop or recurse, fuzzed:
+    an SR packet to an address of R2 whose next segment is a SID (End,
+    then the SID table), binding SIDs leading back to themselves or to a
+    decapsulating SID, End SIDs whose next segment is a binding SID,
+    nested in IPv6-in-IPv6 to the End.DT6 SID, in random order and
+    sizes. Each packet is processed by at least one SID or End of R2
+    (counted), and by a bounded number of them."""
+    r = random.Random(f"{seed}:shapes:{idx}")
+    pk = Pkt(idx)
+    pk.kind = "shapes"
+    inner = P.ipv6(INNER_SRC, r.choice(NEST_OTHER), P.NH_UDP,
+                   P.udp(4000, 5000, struct.pack("!I", idx) +
+                         b"s" * r.randint(0, 600)),
+                   hlim=r.randint(10, 64), fl=idx & 0xFFFFF)
+    first = r.choice([P.a2b(addr6(2, "R2")), SHAPE_B6_SELF, SHAPE_B6_DT6,
+                      SHAPE_END])
+    nxt = r.choice([SHAPE_DT6, SHAPE_B6_SELF, SHAPE_B6_DT6, SHAPE_END])
+    # Segment List[0] is the last segment: the inner destination
+    segs = [inner[24:40], nxt, first]
+    h = P.srh(segs, 1 + r.randint(0, 1) if first != nxt else 1, 41)
+    pkt = P.ipv6(INNER_SRC, segs[h[3]], P.NH_ROUTING, h + inner,
+                 hlim=r.randint(20, 255), fl=idx & 0xFFFFF)
+    for _ in range(r.choice([0, 0, 1, 3])):
+        pkt = P.ipv6(INNER_SRC, SHAPE_DT6, 41, pkt, hlim=r.randint(20, 255),
+                     fl=idx & 0xFFFFF)
+    pk.ip = pkt
+    pk.counted = 1
+    eth = bytes.fromhex(mac(2, 1).replace(":", "")) + \
+        bytes.fromhex(mac(2, 0).replace(":", "")) + b"\x86\xdd"
+    pk.frames = [(eth + pkt, None)]
+    return pk
+
+
 def gen_encap(seed, idx):
     """A packet for R1's seg6x routes: a fuzzed SR packet (or IPv4) as the
     inner packet, from A's link."""
@@ -626,7 +669,8 @@ class Fuzzer:
     def configure(self, phase):
         ns = self.c.ns["R2"]
         req = {"end-verify": 0, "end-require": 1, "end-ignore": -1,
-               "disabled": 0, "loop": 0, "nest": 0, "encap": 0}[phase]
+               "disabled": 0, "loop": 0, "nest": 0, "shapes": 0,
+               "encap": 0}[phase]
         ctl(ns, "iface", "set", "default", "seg6_enabled", 1,
             "require_hmac", req)
         ctl(ns, "iface", "set", "r2-r1", "seg6_enabled",
@@ -639,6 +683,14 @@ class Fuzzer:
                 "vrf", "red", "count")
             ctl(ns, "sid", "add", "fc00:e2::3", "behavior", "End.DX6",
                 "nh6", addr6(3, "R3"), "count")
+        if phase == "shapes":
+            ctl(ns, "-b", "-", input="\n".join([
+                "sid add fc00:e2::1 behavior End.DT6 vrf red count",
+                "sid add fc00:e2::4 behavior End.B6.Encaps segs "
+                "fc00:e2::4 count",
+                "sid add fc00:e2::5 behavior End.B6.Encaps segs "
+                "fc00:e2::1 count",
+                "sid add fc00:e2::6 behavior End count"]) + "\n")
 
     def send(self, pk):
         for f, lin in pk.frames:
@@ -677,6 +729,7 @@ class Fuzzer:
         self.log(f"-- phase {phase}: {count} packets")
         gen = (lambda i: gen_encap(self.seed, i)) if phase == "encap" else \
             (lambda i: gen_nest(self.seed, i)) if phase == "nest" else \
+            (lambda i: gen_shapes(self.seed, i)) if phase == "shapes" else \
             (lambda i: gen_endpoint(self.seed, phase, i))
         i = 0
         while i < count:
@@ -718,7 +771,7 @@ class Fuzzer:
             got = self.settle(lambda: self.counters(phase)[:2], want)
             drops = self.counters(phase)[2] - before[2]
             return got == want and drops == 0
-        if phase == "loop":
+        if phase in ("loop", "shapes"):
             got = self.settle(lambda: self.counters(phase), before + n,
                               exact=False)
             return got >= before + n
@@ -867,6 +920,7 @@ def show(args):
         i = args.show
         pk = gen_encap(args.seed, i) if ph == "encap" else \
             gen_nest(args.seed, i) if ph == "nest" else \
+            gen_shapes(args.seed, i) if ph == "shapes" else \
             gen_endpoint(args.seed, ph, i)
         print(json.dumps({"phase": ph, "idx": i, "kind": pk.kind,
                           "counted": pk.counted,
