@@ -696,11 +696,40 @@ static void test_stats(void **state)
 	assert_int_equal(run(&stats_object, "show format"), EXIT_USAGE);
 }
 
+/*
+ * Starts a SID reply to @cmd's requests (0: any): its nest, prefix /128
+ * and behaviour, in *@nest; the caller adds attributes and ends the nest.
+ */
+static struct nl_msg *sid_reply(uint8_t cmd, const char *prefix,
+				uint16_t behavior, struct nlattr **nest)
+{
+	struct nl_msg *r = reply_to(cmd);
+	struct in6_addr a;
+
+	*nest = nla_nest_start(r, SEG6X_A_SID);
+	inet_pton(AF_INET6, prefix, &a);
+	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
+	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
+	nla_put_u16(r, SEG6X_SID_BEHAVIOR, behavior);
+	return r;
+}
+
+/* Per-SID counters in @r. */
+static void put_counters(struct nl_msg *r, uint64_t packets, uint64_t bytes,
+			 uint64_t errors)
+{
+	struct nlattr *cnt = nla_nest_start(r, SEG6X_SID_COUNTERS);
+
+	nla_put_u64(r, SEG6X_SID_CNT_PACKETS, packets);
+	nla_put_u64(r, SEG6X_SID_CNT_BYTES, bytes);
+	nla_put_u64(r, SEG6X_SID_CNT_ERRORS, errors);
+	nla_nest_end(r, cnt);
+}
+
 /* stats format prometheus: the namespace's and the SIDs' counters. */
 static void test_stats_prometheus(void **state)
 {
-	struct nlattr *nest, *cnt;
-	struct in6_addr a;
+	struct nlattr *nest;
 	struct nl_msg *r;
 	char *out;
 	int status;
@@ -713,24 +742,12 @@ static void test_stats_prometheus(void **state)
 	nla_put_u64(r, SEG6X_STAT_SID_END_DT6, 7);
 	nla_nest_end(r, nest);
 	/* a SID with counters, and one without */
-	r = reply_to(SEG6X_CMD_SID_GET);
-	nest = nla_nest_start(r, SEG6X_A_SID);
-	inet_pton(AF_INET6, "fc00:ff::2", &a);
-	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
-	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
-	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END_DT6);
-	cnt = nla_nest_start(r, SEG6X_SID_COUNTERS);
-	nla_put_u64(r, SEG6X_SID_CNT_PACKETS, 7);
-	nla_put_u64(r, SEG6X_SID_CNT_BYTES, 700);
-	nla_put_u64(r, SEG6X_SID_CNT_ERRORS, 1);
-	nla_nest_end(r, cnt);
+	r = sid_reply(SEG6X_CMD_SID_GET, "fc00:ff::2", SEG6X_BEHAVIOR_END_DT6,
+		      &nest);
+	put_counters(r, 7, 700, 1);
 	nla_nest_end(r, nest);
-	r = reply_to(SEG6X_CMD_SID_GET);
-	nest = nla_nest_start(r, SEG6X_A_SID);
-	inet_pton(AF_INET6, "fc00:ff::3", &a);
-	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
-	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
-	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END);
+	r = sid_reply(SEG6X_CMD_SID_GET, "fc00:ff::3", SEG6X_BEHAVIOR_END,
+		      &nest);
 	nla_nest_end(r, nest);
 
 	opts.netns = "r\"1";
@@ -805,27 +822,17 @@ static void test_sid(void **state)
 
 static void test_sid_show(void **state)
 {
-	struct nlattr *nest, *cnt;
-	struct in6_addr a;
+	struct nlattr *nest;
 	struct nl_msg *r;
 	char *out;
 	int status;
 
 	(void)state;
-	r = reply();
-	nest = nla_nest_start(r, SEG6X_A_SID);
-	inet_pton(AF_INET6, "fc00:ff::2", &a);
-	nla_put(r, SEG6X_SID_PREFIX, sizeof(a), &a);
-	nla_put_u8(r, SEG6X_SID_PREFIX_LEN, 128);
-	nla_put_u16(r, SEG6X_SID_BEHAVIOR, SEG6X_BEHAVIOR_END_T);
+	r = sid_reply(0, "fc00:ff::2", SEG6X_BEHAVIOR_END_T, &nest);
 	nla_put_u32(r, SEG6X_SID_TABLE, 100);
 	nla_put_u32(r, SEG6X_SID_FLAVORS, SEG6X_FLV_PSP);
 	nla_put_flag(r, SEG6X_SID_COUNT);
-	cnt = nla_nest_start(r, SEG6X_SID_COUNTERS);
-	nla_put_u64(r, SEG6X_SID_CNT_PACKETS, 12);
-	nla_put_u64(r, SEG6X_SID_CNT_BYTES, 1488);
-	nla_put_u64(r, SEG6X_SID_CNT_ERRORS, 1);
-	nla_nest_end(r, cnt);
+	put_counters(r, 12, 1488, 1);
 	nla_nest_end(r, nest);
 
 	opts.json = true;
