@@ -146,6 +146,7 @@ enum seg6x_sid_attr {
 	SEG6X_SID_COUNTERS,	/* nested enum seg6x_sid_cnt (replies) */
 	SEG6X_SID_DEAD,		/* u8 1 (replies): a device it uses is gone */
 	SEG6X_SID_REPLACE,	/* flag (SID_SET): replace, do not fail */
+	SEG6X_SID_OWNER,	/* u8 SEG6X_OWNER_*: who installed it */
 	__SEG6X_SID_MAX,
 };
 #define SEG6X_SID_MAX (__SEG6X_SID_MAX - 1)
@@ -178,11 +179,42 @@ enum seg6x_behavior {
 };
 #define SEG6X_BEHAVIOR_MAX (__SEG6X_BEHAVIOR_MAX - 1)
 
+/*
+ * Each behaviour's name, as seg6ctl(8) spells it, and its counter in
+ * SEG6X_A_STATS: the one list that the module's behaviour table and the
+ * tools take both from. X(behavior, name, stat). The attributes each
+ * behaviour needs or takes are the module's to decide (its extack says).
+ */
+#define SEG6X_BEHAVIOR_LIST(X)						\
+	X(SEG6X_BEHAVIOR_END,		"End",		SEG6X_STAT_SID_END)	\
+	X(SEG6X_BEHAVIOR_END_X,		"End.X",	SEG6X_STAT_SID_END_X)	\
+	X(SEG6X_BEHAVIOR_END_T,		"End.T",	SEG6X_STAT_SID_END_T)	\
+	X(SEG6X_BEHAVIOR_END_DX2,	"End.DX2",	SEG6X_STAT_SID_END_DX2)	\
+	X(SEG6X_BEHAVIOR_END_DX6,	"End.DX6",	SEG6X_STAT_SID_END_DX6)	\
+	X(SEG6X_BEHAVIOR_END_DX4,	"End.DX4",	SEG6X_STAT_SID_END_DX4)	\
+	X(SEG6X_BEHAVIOR_END_DT6,	"End.DT6",	SEG6X_STAT_SID_END_DT6)	\
+	X(SEG6X_BEHAVIOR_END_DT4,	"End.DT4",	SEG6X_STAT_SID_END_DT4)	\
+	X(SEG6X_BEHAVIOR_END_DT46,	"End.DT46",	SEG6X_STAT_SID_END_DT46) \
+	X(SEG6X_BEHAVIOR_END_B6_ENCAPS,	"End.B6.Encaps",			\
+	  SEG6X_STAT_SID_END_B6_ENCAPS)						\
+	X(SEG6X_BEHAVIOR_END_B6_ENCAPS_RED, "End.B6.Encaps.Red",		\
+	  SEG6X_STAT_SID_END_B6_ENCAPS_RED)
+
 /* SEG6X_SID_FLAVORS (End, End.X, End.T) */
 #define SEG6X_FLV_PSP		0x1	/* RFC 8986 4.16.1 */
 #define SEG6X_FLV_USP		0x2	/* RFC 8986 4.16.2 */
 #define SEG6X_FLV_USD		0x4	/* RFC 8986 4.16.3 */
 #define SEG6X_FLV_NEXT_CSID	0x8	/* RFC 9800 */
+
+/*
+ * SEG6X_SID_OWNER, SEG6X_IPTUN_OWNER: the program that installed a SID or
+ * route, so that it can find and remove its own entries (and leave those
+ * configured by hand alone). Not given: SEG6X_OWNER_NONE. The kernel
+ * stores and reports the value; it gives it no other meaning.
+ */
+#define SEG6X_OWNER_NONE	0	/* configured by hand (seg6ctl) */
+#define SEG6X_OWNER_FPMD	1	/* seg6x-fpmd, for FRR's zebra */
+#define SEG6X_OWNER_MAX		255
 
 /* Nested attributes inside RTA_ENCAP for routes with seg6x's encap type. */
 enum seg6x_iptun_attr {
@@ -190,6 +222,7 @@ enum seg6x_iptun_attr {
 	SEG6X_IPTUN_MODE,	/* u8, enum seg6x_iptun_mode */
 	SEG6X_IPTUN_SEGS,	/* binary: struct in6_addr[n], path order */
 	SEG6X_IPTUN_HMAC_KEYID,	/* u32, optional */
+	SEG6X_IPTUN_OWNER,	/* u8 SEG6X_OWNER_*, optional */
 	__SEG6X_IPTUN_MAX,
 };
 #define SEG6X_IPTUN_MAX (__SEG6X_IPTUN_MAX - 1)
