@@ -16,14 +16,16 @@
 #include <net/ipv6.h>
 
 #include "genl.h"
+#include "genl_family.h"
 #include "hmac.h"
 #include "input.h"
 #include "lwt.h"
-#include "output.h"
+#include "sock_sign.h"
 #include "params.h"
 #include "pernet.h"
 #include "policy.h"
 #include "sid.h"
+#include "sid_netlink.h"
 
 static const struct nla_policy seg6x_genl_policy[SEG6X_A_MAX + 1] = {
 	[SEG6X_A_TUNSRC]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
@@ -133,7 +135,7 @@ static int seg6x_hmac_set_checked(struct net *net, struct genl_info *info,
 		return -EINVAL;
 	}
 	/* Packets may ask for socket signing with this key from now on. */
-	err = seg6x_output_use(net);
+	err = seg6x_sock_sign_use(net);
 	if (err)
 		return err;
 
@@ -397,6 +399,14 @@ static int seg6x_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* A SID is processed by the endpoint hook: registered before the SID. */
+static int seg6x_nl_sid_add(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = seg6x_input_use(genl_info_net(info));
+
+	return err ?: seg6x_nl_sid_set(skb, info);
+}
+
 static const struct genl_ops seg6x_genl_ops[] = {
 	{
 		.cmd = SEG6X_CMD_INFO_GET,
@@ -451,7 +461,7 @@ static const struct genl_ops seg6x_genl_ops[] = {
 	},
 	{
 		.cmd = SEG6X_CMD_SID_SET,
-		.doit = seg6x_nl_sid_set,
+		.doit = seg6x_nl_sid_add,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{

@@ -5,10 +5,6 @@
 #ifndef _SEG6X_GENL_H
 #define _SEG6X_GENL_H
 
-#include <net/genetlink.h>
-
-extern struct genl_family seg6x_genl_family;
-
 int seg6x_genl_register(void);
 void seg6x_genl_unregister(void);
 

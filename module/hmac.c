@@ -58,19 +58,6 @@ static void seg6x_hmac_key_free_rcu(struct seg6x_hmac_key *key)
 	queue_rcu_work(seg6x_hmac_wq, &key->free_work);
 }
 
-int seg6x_hmac_init(void)
-{
-	seg6x_hmac_wq = alloc_workqueue("seg6x_hmac", WQ_UNBOUND, 0);
-	return seg6x_hmac_wq ? 0 : -ENOMEM;
-}
-
-/* After every namespace is gone: no new frees can be queued. */
-void seg6x_hmac_exit(void)
-{
-	rcu_barrier();		/* queue_rcu_work()'s callbacks have run */
-	destroy_workqueue(seg6x_hmac_wq);	/* and drained */
-}
-
 /* Genl mutex held (the only writer). */
 static unsigned int seg6x_hmac_count(struct seg6x_net *sn)
 {
@@ -141,15 +128,48 @@ int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid)
 	return 0;
 }
 
-/* Namespace teardown: no packet can reach the keys any more. */
-void seg6x_hmac_net_exit(struct seg6x_net *sn)
+static int __net_init seg6x_hmac_net_init(struct net *net)
 {
+	xa_init(&seg6x_pernet(net)->hmac_keys);
+	return 0;
+}
+
+/* After the hooks' pre_exit and a grace period: no packet reads a key. */
+static void __net_exit seg6x_hmac_net_exit(struct net *net)
+{
+	struct seg6x_net *sn = seg6x_pernet(net);
 	struct seg6x_hmac_key *key;
 	unsigned long idx;
 
 	xa_for_each(&sn->hmac_keys, idx, key)
 		seg6x_hmac_key_free(key);
 	xa_destroy(&sn->hmac_keys);
+}
+
+static struct pernet_operations seg6x_hmac_net_ops = {
+	.init = seg6x_hmac_net_init,
+	.exit = seg6x_hmac_net_exit,
+};
+
+int seg6x_hmac_register(void)
+{
+	int err;
+
+	seg6x_hmac_wq = alloc_workqueue("seg6x_hmac", WQ_UNBOUND, 0);
+	if (!seg6x_hmac_wq)
+		return -ENOMEM;
+	err = register_pernet_subsys(&seg6x_hmac_net_ops);
+	if (err)
+		destroy_workqueue(seg6x_hmac_wq);
+	return err;
+}
+
+/* Every namespace's keys are freed first: no new frees can be queued. */
+void seg6x_hmac_unregister(void)
+{
+	unregister_pernet_subsys(&seg6x_hmac_net_ops);
+	rcu_barrier();		/* queue_rcu_work()'s callbacks have run */
+	destroy_workqueue(seg6x_hmac_wq);	/* and drained */
 }
 
 bool seg6x_hmac_next(struct seg6x_net *sn, unsigned long *pos, u32 *keyid,

@@ -18,13 +18,12 @@ struct seg6x_hmac_key;
 #define SEG6X_HMAC_KEYS_MAX	1024
 
 /* Control path (process context, genl mutex held). */
-int seg6x_hmac_init(void);
-void seg6x_hmac_exit(void);
+int seg6x_hmac_register(void);
+void seg6x_hmac_unregister(void);
 
 int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 		   const u8 *secret, unsigned int len);
 int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid);
-void seg6x_hmac_net_exit(struct seg6x_net *sn);
 /* Iterate keys from *pos for dumps; returns false at the end. */
 bool seg6x_hmac_next(struct seg6x_net *sn, unsigned long *pos, u32 *keyid,
 		     u8 *algo);

@@ -15,7 +15,6 @@
 
 #include "lwt_state.h"
 #include "params.h"
-#include "srh.h"
 
 static const struct nla_policy seg6x_iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_MODE]	= NLA_POLICY_RANGE(NLA_U8,
@@ -23,13 +22,14 @@ static const struct nla_policy seg6x_iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 						   SEG6X_IPTUN_MODE_INLINE),
 	[SEG6X_IPTUN_SEGS]	= { .type = NLA_BINARY },
 	[SEG6X_IPTUN_HMAC_KEYID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[SEG6X_IPTUN_OWNER]	= { .type = NLA_U8 },
 };
 
 /* A route's configuration, validated, before anything is allocated. */
 struct seg6x_lwt_cfg {
-	bool inline_mode;
-	bool hmac;
-	u32 keyid;
+	enum seg6x_headend_mode mode;
+	u32 keyid;			/* 0: no HMAC */
+	u8 owner;
 	unsigned int nsegs;
 	const struct in6_addr *segs;	/* in the request, path order */
 };
@@ -40,17 +40,18 @@ static int seg6x_lwt_parse_segs(struct nlattr *attr, struct seg6x_lwt_cfg *c,
 	/* The HMAC text holds the whole list, which inline mode makes one
 	 * longer (the original destination).
 	 */
-	unsigned int max = c->hmac ? SEG6X_MAX_SEGS_HMAC - c->inline_mode :
-				     SEG6X_MAX_SEGS;
+	bool insert = c->mode == SEG6X_H_INSERT;
+	unsigned int max = c->keyid ? SEG6X_MAX_SEGS_HMAC - insert :
+				      SEG6X_MAX_SEGS;
 	unsigned int i;
 
 	c->nsegs = nla_len(attr) / sizeof(struct in6_addr);
 	if (nla_len(attr) % sizeof(struct in6_addr) || c->nsegs < 1 ||
 	    c->nsegs > max) {
-		if (c->hmac && c->inline_mode)
+		if (c->keyid && insert)
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "seg6x: an inline route with hmac takes 1 to 13 segments");
-		else if (c->hmac)
+		else if (c->keyid)
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "seg6x: a route with hmac takes 1 to 14 segments");
 		else
@@ -90,46 +91,39 @@ static int seg6x_lwt_parse(struct nlattr *nla, unsigned int family,
 		return -EINVAL;
 	}
 
-	c->inline_mode = nla_get_u8(tb[SEG6X_IPTUN_MODE]) ==
-			 SEG6X_IPTUN_MODE_INLINE;
-	if (c->inline_mode && family != AF_INET6) {
+	c->mode = nla_get_u8(tb[SEG6X_IPTUN_MODE]) == SEG6X_IPTUN_MODE_INLINE ?
+		  SEG6X_H_INSERT : SEG6X_H_ENCAPS;
+	if (c->mode == SEG6X_H_INSERT && family != AF_INET6) {
 		NL_SET_ERR_MSG(extack, "seg6x: inline mode works on IPv6 routes only");
 		return -EINVAL;
 	}
-	if (c->inline_mode && !seg6x_param_allow_inline) {
+	if (c->mode == SEG6X_H_INSERT && !seg6x_param_allow_inline) {
 		NL_SET_ERR_MSG(extack, "seg6x: inline routes are disabled (allow_inline=0)");
 		return -EPERM;
 	}
 
-	c->hmac = !!tb[SEG6X_IPTUN_HMAC_KEYID];
-	c->keyid = c->hmac ? nla_get_u32(tb[SEG6X_IPTUN_HMAC_KEYID]) : 0;
+	if (tb[SEG6X_IPTUN_HMAC_KEYID])
+		c->keyid = nla_get_u32(tb[SEG6X_IPTUN_HMAC_KEYID]);
+	if (tb[SEG6X_IPTUN_OWNER])
+		c->owner = nla_get_u8(tb[SEG6X_IPTUN_OWNER]);
 	return seg6x_lwt_parse_segs(tb[SEG6X_IPTUN_SEGS], c, extack);
 }
 
 static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
 {
-	unsigned int srhlen = seg6x_srh_build_size(c->nsegs, c->inline_mode,
-						   c->hmac);
 	struct lwtunnel_state *lws;
 	struct seg6x_lwt *sl;
 
 	lws = lwtunnel_state_alloc(sizeof(*sl) +
-				   c->nsegs * sizeof(struct in6_addr) + srhlen);
+				   seg6x_headend_size(c->mode, c->nsegs,
+						      c->keyid));
 	if (!lws)
 		return NULL;
 
 	sl = seg6x_lwt(lws);
-	sl->mode = c->inline_mode ? SEG6X_IPTUN_MODE_INLINE :
-				    SEG6X_IPTUN_MODE_ENCAP;
-	sl->nsegs = c->nsegs;
-	sl->hmac = c->hmac;
-	sl->keyid = c->keyid;
-	sl->overhead = srhlen + (c->inline_mode ? 0 : sizeof(struct ipv6hdr));
-	sl->segs = (struct in6_addr *)sl->data;
-	memcpy(sl->segs, c->segs, c->nsegs * sizeof(*sl->segs));
-	sl->srh = (struct ipv6_sr_hdr *)(sl->segs + c->nsegs);
-	seg6x_srh_build(sl->srh, c->segs, c->nsegs, c->inline_mode, c->hmac,
-			c->keyid);
+	sl->owner = c->owner;
+	seg6x_headend_init(&sl->he, c->mode, c->segs, c->nsegs, c->keyid,
+			   sl->data);
 
 	if (dst_cache_init(&sl->cache_in, GFP_ATOMIC))
 		goto err_free;
@@ -140,7 +134,7 @@ static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
 	lws->flags |= LWTUNNEL_STATE_OUTPUT_REDIRECT |
 		      LWTUNNEL_STATE_INPUT_REDIRECT;
 	/* Lowers the route's MTU, so local senders size packets to fit. */
-	lws->headroom = sl->overhead;
+	lws->headroom = sl->he.overhead;
 	return lws;
 
 err_cache_in:
@@ -172,14 +166,22 @@ void seg6x_lwt_destroy(struct lwtunnel_state *lws)
 	dst_cache_destroy(&sl->cache_out);
 }
 
+static u8 seg6x_lwt_mode(const struct seg6x_lwt *sl)
+{
+	return sl->he.mode == SEG6X_H_INSERT ? SEG6X_IPTUN_MODE_INLINE :
+					       SEG6X_IPTUN_MODE_ENCAP;
+}
+
 int seg6x_lwt_fill(struct sk_buff *skb, struct lwtunnel_state *lws)
 {
 	struct seg6x_lwt *sl = seg6x_lwt(lws);
+	const struct seg6x_headend *he = &sl->he;
 
-	if (nla_put_u8(skb, SEG6X_IPTUN_MODE, sl->mode) ||
-	    nla_put(skb, SEG6X_IPTUN_SEGS, sl->nsegs * sizeof(*sl->segs),
-		    sl->segs) ||
-	    (sl->hmac && nla_put_u32(skb, SEG6X_IPTUN_HMAC_KEYID, sl->keyid)))
+	if (nla_put_u8(skb, SEG6X_IPTUN_MODE, seg6x_lwt_mode(sl)) ||
+	    nla_put(skb, SEG6X_IPTUN_SEGS, he->nsegs * sizeof(*he->segs),
+		    he->segs) ||
+	    (he->keyid && nla_put_u32(skb, SEG6X_IPTUN_HMAC_KEYID, he->keyid)) ||
+	    (sl->owner && nla_put_u8(skb, SEG6X_IPTUN_OWNER, sl->owner)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -189,15 +191,17 @@ int seg6x_lwt_fill_size(struct lwtunnel_state *lws)
 	struct seg6x_lwt *sl = seg6x_lwt(lws);
 
 	return nla_total_size(sizeof(u8)) +
-	       nla_total_size(sl->nsegs * sizeof(*sl->segs)) +
-	       (sl->hmac ? nla_total_size(sizeof(u32)) : 0);
+	       nla_total_size(sl->he.nsegs * sizeof(*sl->he.segs)) +
+	       (sl->he.keyid ? nla_total_size(sizeof(u32)) : 0) +
+	       (sl->owner ? nla_total_size(sizeof(u8)) : 0);
 }
 
 int seg6x_lwt_cmp(struct lwtunnel_state *a, struct lwtunnel_state *b)
 {
-	struct seg6x_lwt *x = seg6x_lwt(a), *y = seg6x_lwt(b);
+	const struct seg6x_lwt *x = seg6x_lwt(a), *y = seg6x_lwt(b);
 
-	return x->mode != y->mode || x->nsegs != y->nsegs ||
-	       x->hmac != y->hmac || x->keyid != y->keyid ||
-	       memcmp(x->segs, y->segs, x->nsegs * sizeof(*x->segs));
+	return x->he.mode != y->he.mode || x->he.nsegs != y->he.nsegs ||
+	       x->he.keyid != y->he.keyid || x->owner != y->owner ||
+	       memcmp(x->he.segs, y->he.segs,
+		      x->he.nsegs * sizeof(*x->he.segs));
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lwt_state.h - what a seg6x route carries, shared by the files of the LWT
- * encapsulation: lwt_state.c builds it from netlink, lwt_push.c writes
- * its headers into packets, lwt_xmit.c sends packets through it,
+ * encapsulation: lwt_state.c builds it from netlink, lwt_xmit.c pushes
+ * its headers (push.c) and sends packets through it,
  * lwt_slot.c registers the ops in an encap slot.
  */
 #ifndef _SEG6X_LWT_STATE_H
@@ -13,17 +13,14 @@
 #include <net/dst_cache.h>
 #include <net/lwtunnel.h>
 
+#include "push.h"
+
 struct seg6x_lwt {
 	struct dst_cache cache_in;	/* route to the first segment, */
 	struct dst_cache cache_out;	/* for forwarded / local packets */
-	u8 mode;			/* SEG6X_IPTUN_MODE_* */
-	u8 nsegs;
-	bool hmac;
-	u32 keyid;
-	unsigned int overhead;		/* bytes added to each packet */
-	struct in6_addr *segs;		/* path order, for dumps */
-	struct ipv6_sr_hdr *srh;	/* template, wire format */
-	u8 data[];			/* segs, then srh */
+	u8 owner;			/* SEG6X_OWNER_* */
+	struct seg6x_headend he;	/* the segment list, ready to push */
+	u8 data[];			/* he's segs and SRH template */
 };
 
 static inline struct seg6x_lwt *seg6x_lwt(struct lwtunnel_state *lws)
@@ -42,11 +39,6 @@ void seg6x_lwt_destroy(struct lwtunnel_state *lws);
 int seg6x_lwt_fill(struct sk_buff *skb, struct lwtunnel_state *lws);
 int seg6x_lwt_fill_size(struct lwtunnel_state *lws);
 int seg6x_lwt_cmp(struct lwtunnel_state *a, struct lwtunnel_state *b);
-
-/* lwt_push.c: add the route's headers (0 or -errno, counted) */
-int seg6x_push(struct net *net, struct sk_buff *skb,
-	       const struct seg6x_lwt *sl, struct net_device *dev,
-	       struct dst_entry *next);
 
 /* lwt_xmit.c: the LWT input (forwarded) and output (local) paths */
 int seg6x_lwt_input(struct sk_buff *skb);

@@ -27,7 +27,7 @@ static unsigned int seg6x_room(const struct seg6x_lwt *sl,
 {
 	unsigned int mtu = dst_mtu(next);
 
-	return mtu > sl->overhead ? mtu - sl->overhead : 0;
+	return mtu > sl->he.overhead ? mtu - sl->he.overhead : 0;
 }
 
 static bool seg6x_fits(const struct sk_buff *skb, unsigned int room)
@@ -130,12 +130,41 @@ static int seg6x_gso_frag_v4(struct net *net, struct sk_buff *skb,
 	return ret;
 }
 
+/*
+ * Push the route's headers, with room in front for @next's link layer;
+ * counted as the route's mode, or as the reason it failed.
+ */
+static int seg6x_lwt_push(struct net *net, struct sk_buff *skb,
+			  const struct seg6x_lwt *sl, struct net_device *dev,
+			  struct dst_entry *next)
+{
+	struct seg6x_net *sn = seg6x_pernet(net);
+	unsigned int extra = next ? dst_dev_overhead(next, skb) : 0;
+	int err;
+
+	err = seg6x_headend_push(sn, skb, &sl->he, dev, extra);
+	switch (err) {
+	case 0:
+		nf_reset_ct(skb);
+		seg6x_stats_inc(&sn->stats, sl->he.mode == SEG6X_H_INSERT ?
+				SEG6X_STAT_INLINE : SEG6X_STAT_ENCAP);
+		break;
+	case -ENOMEM:
+		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NOMEM);
+		break;
+	case -ENOKEY:
+		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_HMAC_NOKEY);
+		break;
+	}
+	return err;
+}
+
 static struct dst_entry *seg6x_lookup_in(struct net *net, struct sk_buff *skb,
 					 struct seg6x_lwt *sl)
 {
 	struct flowi6 fl6 = {
 		.flowi6_iif = skb->dev->ifindex,
-		.daddr = sl->srh->segments[sl->srh->first_segment],
+		.daddr = sl->he.segs[0],
 		.flowi6_mark = skb->mark,
 		.flowi6_proto = NEXTHDR_ROUTING,
 	};
@@ -194,7 +223,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 		goto drop;
 	}
 
-	err = seg6x_push(net, skb, sl, orig->dev, next);
+	err = seg6x_lwt_push(net, skb, sl, orig->dev, next);
 	if (err) {
 		dst_release(next);
 		goto drop;
@@ -227,7 +256,7 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 	next = dst_cache_get(&sl->cache_out);
 	local_bh_enable();
 
-	err = seg6x_push(net, skb, sl, orig->dev, next);
+	err = seg6x_lwt_push(net, skb, sl, orig->dev, next);
 	if (err)
 		goto drop_next;
 

@@ -2,11 +2,13 @@
 /*
  * main.c - seg6x module init and exit: wiring only.
  *
- * Order matters: per-namespace state first, then the netdevice notifiers
- * that keep it in step with devices, then what uses it (the hooks' pernet
- * ops, whose pre_exit unhooks before the state is freed), the LWT ops,
- * and last the genl family, so that userspace reaches the module only
- * once everything is ready. Exit undoes it in reverse.
+ * Order matters: per-namespace state first (pernet.c's, which allocates
+ * the namespace's struct seg6x_net, then each subsystem's own pernet ops,
+ * with the netdevice notifiers that keep them in step with devices),
+ * then what uses it (the hooks' pernet ops, whose pre_exit unhooks
+ * before the state is freed), the LWT ops, and last the genl family, so
+ * that userspace reaches the module only once everything is ready. Exit
+ * undoes it in reverse.
  */
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -16,7 +18,7 @@
 #include "hmac.h"
 #include "input.h"
 #include "lwt.h"
-#include "output.h"
+#include "sock_sign.h"
 #include "params.h"
 #include "pernet.h"
 #include "policy.h"
@@ -26,27 +28,27 @@ static int __init seg6x_init(void)
 {
 	int err;
 
-	err = seg6x_hmac_init();
-	if (err)
-		goto err_out;
 	err = seg6x_pernet_register();
 	if (err)
-		goto err_hmac;
-	err = seg6x_policy_register();
+		goto err_out;
+	err = seg6x_hmac_register();
 	if (err)
 		goto err_pernet;
+	err = seg6x_policy_register();
+	if (err)
+		goto err_hmac;
 	err = seg6x_sid_register();
 	if (err)
 		goto err_policy;
 	err = seg6x_input_register();
 	if (err)
 		goto err_sid;
-	err = seg6x_output_register();
+	err = seg6x_sock_sign_register();
 	if (err)
 		goto err_input;
 	err = seg6x_lwt_register(seg6x_param_lwt_type);
 	if (err)
-		goto err_output;
+		goto err_sock_sign;
 	err = seg6x_genl_register();
 	if (err)
 		goto err_lwt;
@@ -57,18 +59,18 @@ static int __init seg6x_init(void)
 
 err_lwt:
 	seg6x_lwt_unregister();
-err_output:
-	seg6x_output_unregister();
+err_sock_sign:
+	seg6x_sock_sign_unregister();
 err_input:
 	seg6x_input_unregister();
 err_sid:
 	seg6x_sid_unregister();
 err_policy:
 	seg6x_policy_unregister();
+err_hmac:
+	seg6x_hmac_unregister();
 err_pernet:
 	seg6x_pernet_unregister();
-err_hmac:
-	seg6x_hmac_exit();
 err_out:
 	return err;
 }
@@ -84,12 +86,12 @@ static void __exit seg6x_exit(void)
 {
 	seg6x_genl_unregister();
 	seg6x_lwt_unregister();
-	seg6x_output_unregister();
+	seg6x_sock_sign_unregister();
 	seg6x_input_unregister();
 	seg6x_sid_unregister();
 	seg6x_policy_unregister();
+	seg6x_hmac_unregister();
 	seg6x_pernet_unregister();
-	seg6x_hmac_exit();
 }
 
 module_init(seg6x_init);

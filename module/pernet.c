@@ -6,9 +6,6 @@
 
 #include "pernet.h"
 #include "params.h"
-#include "hmac.h"
-#include "policy.h"
-#include "sid.h"
 
 unsigned int seg6x_net_id __read_mostly;
 
@@ -51,8 +48,6 @@ static int __net_init seg6x_net_init(struct net *net)
 	/* Every new namespace starts from the module parameters. */
 	sn->def_enabled = seg6x_param_enabled;
 	sn->def_require_hmac = seg6x_param_require_hmac;
-	xa_init(&sn->ifpolicy);
-	xa_init(&sn->hmac_keys);
 
 	err = seg6x_stats_init(&sn->stats);
 	if (err)
@@ -65,17 +60,14 @@ err_tunsrc:
 }
 
 /*
- * Runs after input.c's and output.c's pre_exit unhooked the namespace and
- * an RCU grace period passed, and after the namespace's devices are gone
- * (device ops exit first), so no packet can reach this state any more.
+ * Registered first, so this runs last: after every subsystem's own exit
+ * (hmac.c, policy.c, sid_table.c), each after the hooks' pre_exit
+ * unhooked the namespace and an RCU grace period passed.
  */
 static void __net_exit seg6x_net_exit(struct net *net)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 
-	seg6x_sid_net_exit(sn);
-	seg6x_hmac_net_exit(sn);
-	seg6x_policy_net_exit(sn);
 	seg6x_stats_free(&sn->stats);
 	kfree(rcu_dereference_protected(sn->tunsrc, true));
 }

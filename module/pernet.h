@@ -48,9 +48,9 @@ struct seg6x_net {
 	struct seg6x_sid_table __rcu *sids;
 	unsigned int nsids;
 
-	/* Hooks registered (seg6x_input_use(), seg6x_output_use()). */
+	/* Hooks registered (seg6x_input_use(), seg6x_sock_sign_use()). */
 	bool input_on;
-	bool output_on;
+	bool sock_sign_on;
 };
 
 extern unsigned int seg6x_net_id;

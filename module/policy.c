@@ -76,10 +76,21 @@ int seg6x_policy_set(struct seg6x_net *sn, int ifindex, int enabled,
 			       GFP_KERNEL));
 }
 
-void seg6x_policy_net_exit(struct seg6x_net *sn)
+static int __net_init seg6x_policy_net_init(struct net *net)
 {
-	xa_destroy(&sn->ifpolicy);
+	xa_init(&seg6x_pernet(net)->ifpolicy);
+	return 0;
 }
+
+static void __net_exit seg6x_policy_net_exit(struct net *net)
+{
+	xa_destroy(&seg6x_pernet(net)->ifpolicy);
+}
+
+static struct pernet_operations seg6x_policy_net_ops = {
+	.init = seg6x_policy_net_init,
+	.exit = seg6x_policy_net_exit,
+};
 
 static int seg6x_netdev_event(struct notifier_block *nb, unsigned long event,
 			      void *ptr)
@@ -100,10 +111,19 @@ static struct notifier_block seg6x_netdev_nb = {
 
 int seg6x_policy_register(void)
 {
-	return register_netdevice_notifier(&seg6x_netdev_nb);
+	int err;
+
+	err = register_pernet_subsys(&seg6x_policy_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&seg6x_netdev_nb);
+	if (err)
+		unregister_pernet_subsys(&seg6x_policy_net_ops);
+	return err;
 }
 
 void seg6x_policy_unregister(void)
 {
 	unregister_netdevice_notifier(&seg6x_netdev_nb);
+	unregister_pernet_subsys(&seg6x_policy_net_ops);
 }

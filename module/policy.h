@@ -25,7 +25,6 @@ void seg6x_policy_get(struct seg6x_net *sn, int ifindex,
 int seg6x_policy_set(struct seg6x_net *sn, int ifindex, int enabled,
 		     int require_hmac);
 
-void seg6x_policy_net_exit(struct seg6x_net *sn);
 int seg6x_policy_register(void);
 void seg6x_policy_unregister(void);
 

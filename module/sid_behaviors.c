@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sid_behaviors.c - RFC 8986 endpoint behaviours of the local SID table.
+ * sid_behaviors.c - RFC 8986 endpoint behaviours of the local SID table:
+ * the behaviour table and one input function per behaviour, built from
+ * the endpoint library (endpoint.c) and the headend push (push.c).
  *
  * Runs from the PRE_ROUTING hook (input.c) for a packet whose IPv6
  * destination matched a SID, before the implicit End on local addresses.
@@ -26,11 +28,10 @@
 #include <net/ip_tunnels.h>
 #include <net/ipv6.h>
 #include <net/l3mdev.h>
-#include <net/neighbour.h>
 #include <net/route.h>
 
-#include "hmac.h"
-#include "input_pkt.h"
+#include "endpoint.h"
+#include "push.h"
 #include "sid.h"
 
 /* RFC 8986 4.1.1: Parameter Problem code "SR Upper-layer Header Error" */
@@ -42,7 +43,7 @@
 static enum seg6x_verdict seg6x_sid_fail(struct seg6x_pkt *p, bool silent)
 {
 	p->silent = silent;
-	return seg6x_drop(p, SEG6X_STAT_DROP_SID);
+	return seg6x_drop_reason(p, SEG6X_STAT_DROP_SID);
 }
 
 /*
@@ -75,7 +76,7 @@ static enum seg6x_verdict seg6x_sid_route6(struct seg6x_pkt *p,
 		struct fib6_table *t = fib6_get_table(p->net, table);
 
 		if (!t)
-			return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
+			return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
 		dst = &ip6_pol_route(p->net, t, oif, &fl6, skb, flags)->dst;
 	} else if (oif) {
 		dst = ip6_route_output(p->net, NULL, &fl6);
@@ -85,7 +86,7 @@ static enum seg6x_verdict seg6x_sid_route6(struct seg6x_pkt *p,
 	}
 	if (!dst->error && !local_ok && (dst->dev->flags & IFF_LOOPBACK)) {
 		dst_release(dst);
-		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
+		return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
 	}
 	if (dst->error) {
 		seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
@@ -117,60 +118,11 @@ static enum seg6x_verdict seg6x_sid_deliver(struct seg6x_pkt *p)
 	if (dst->error ||
 	    !(((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL)) {
 		dst_release(dst);
-		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
+		return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
 	}
 	skb_dst_drop(p->skb);
 	skb_dst_set(p->skb, dst);
 	return SEG6X_PASS;
-}
-
-/*
- * Where the payload after the SRH (or the IPv6 header) starts, and what:
- * past Hop-by-Hop (right after the IPv6 header only), Destination Options
- * and atomic Fragment headers (RFC 8200 4.5: processed in isolation). A
- * routing header there (RFC 8200 allows one, and seg6x found no SRH in
- * it) or a piece of a fragmented packet is no payload to take.
- */
-static int seg6x_sid_payload(struct seg6x_pkt *p, u8 *proto)
-{
-	struct sk_buff *skb = p->skb;
-	unsigned int off;
-	u8 nh, buf[4];
-	const u8 *h;
-	int i;
-
-	if (p->has_srh) {
-		nh = seg6x_pkt_srh(p)->nexthdr;
-		off = p->srh_off + p->srh_len;
-	} else {
-		nh = ipv6_hdr(skb)->nexthdr;
-		off = sizeof(struct ipv6hdr);
-	}
-	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
-		if (nh != NEXTHDR_HOP && nh != NEXTHDR_DEST &&
-		    nh != NEXTHDR_FRAGMENT)
-			break;
-		if (nh == NEXTHDR_HOP && (i || p->has_srh))
-			return -EINVAL;
-		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
-				       sizeof(buf), buf);
-		if (!h)
-			return -EINVAL;
-		if (nh == NEXTHDR_FRAGMENT) {
-			/* Fragment Offset and M flag, network order */
-			if (((h[2] << 8) | h[3]) & (IP6_OFFSET | IP6_MF))
-				return -EINVAL;
-			off += sizeof(struct frag_hdr);
-		} else {
-			off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
-		}
-		nh = h[0];
-	}
-	if (nh == NEXTHDR_ROUTING || nh == NEXTHDR_NONE ||
-	    nh == NEXTHDR_HOP || nh == NEXTHDR_DEST || nh == NEXTHDR_FRAGMENT)
-		return -EINVAL;
-	*proto = nh;
-	return off;
 }
 
 /*
@@ -187,7 +139,7 @@ static enum seg6x_verdict seg6x_sid_upper(struct seg6x_pkt *p,
 		seg6x_srh_pop(p);
 		p->has_srh = false;
 	}
-	off = seg6x_sid_payload(p, &proto);
+	off = seg6x_payload(p, &proto);
 	if (off < 0)
 		return seg6x_sid_fail(p, true);
 
@@ -208,23 +160,6 @@ static enum seg6x_verdict seg6x_sid_upper(struct seg6x_pkt *p,
 	p->icmp_code = SEG6X_ICMPV6_SR_UPPER;
 	p->icmp_pointer = off;
 	return seg6x_sid_fail(p, false);
-}
-
-/* Where End, End.X and End.T send the packet once its DA changed. */
-static enum seg6x_verdict seg6x_sid_forward(struct seg6x_pkt *p,
-					    const struct seg6x_sid *sid)
-{
-	switch (sid->behavior) {
-	case SEG6X_BEHAVIOR_END_X:
-		return seg6x_sid_route6(p, &sid->nh6, sid->oif, 0, false);
-	case SEG6X_BEHAVIOR_END_T:
-		return seg6x_sid_route6(p, NULL, 0, sid->table, false);
-	default:
-		/* The stack routes the new destination; another SID or a
-		 * local address of ours gets its turn first.
-		 */
-		return SEG6X_AGAIN;
-	}
 }
 
 /*
@@ -252,16 +187,21 @@ static bool seg6x_sid_next_csid(struct seg6x_pkt *p,
 	return true;
 }
 
+/* Where End, End.X and End.T send the packet once its DA changed. */
+typedef enum seg6x_verdict (*seg6x_sid_forward_t)(struct seg6x_pkt *p,
+						  const struct seg6x_sid *sid);
+
 /* End, End.X, End.T (RFC 8986 4.1-4.3) with PSP/USP/USD (4.16) and
- * NEXT-C-SID (RFC 9800).
+ * NEXT-C-SID (RFC 9800); @forward sends the packet on.
  */
 static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid)
+					const struct seg6x_sid *sid,
+					seg6x_sid_forward_t forward)
 {
 	enum seg6x_verdict v;
 
 	if ((sid->flavors & SEG6X_FLV_NEXT_CSID) && seg6x_sid_next_csid(p, sid))
-		return seg6x_sid_forward(p, sid);
+		return forward(p, sid);
 	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
 		return seg6x_sid_upper(p, sid);
 
@@ -273,26 +213,60 @@ static enum seg6x_verdict seg6x_sid_end(struct seg6x_pkt *p,
 		seg6x_srh_pop(p);
 		p->has_srh = false;
 	}
-	return seg6x_sid_forward(p, sid);
+	return forward(p, sid);
+}
+
+/* End: the stack routes the new destination; another SID or a local
+ * address of ours gets its turn first.
+ */
+static enum seg6x_verdict seg6x_fwd_end(struct seg6x_pkt *p,
+					const struct seg6x_sid *sid)
+{
+	return SEG6X_AGAIN;
+}
+
+static enum seg6x_verdict seg6x_fwd_end_x(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	return seg6x_sid_route6(p, &sid->nh6, sid->oif, 0, false);
+}
+
+static enum seg6x_verdict seg6x_fwd_end_t(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	return seg6x_sid_route6(p, NULL, 0, sid->table, false);
+}
+
+static enum seg6x_verdict seg6x_input_end(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	return seg6x_sid_end(p, sid, seg6x_fwd_end);
+}
+
+static enum seg6x_verdict seg6x_input_end_x(struct seg6x_pkt *p,
+					    const struct seg6x_sid *sid)
+{
+	return seg6x_sid_end(p, sid, seg6x_fwd_end_x);
+}
+
+static enum seg6x_verdict seg6x_input_end_t(struct seg6x_pkt *p,
+					    const struct seg6x_sid *sid)
+{
+	return seg6x_sid_end(p, sid, seg6x_fwd_end_t);
 }
 
 /*
- * End.B6.Encaps(.Red) (RFC 8986 4.13, 4.14): a new outer IPv6 header and
- * SRH in front of the packet whose own SRH was advanced. Outer fields
- * as H.Encaps: traffic class, flow label and hop limit of the inner
- * header; source = tunsrc, or an address of the ingress interface.
+ * End.B6.Encaps(.Red) (RFC 8986 4.13, 4.14): the SID's policy pushed as
+ * a new outer IPv6 header (and SRH) in front of the packet whose own SRH
+ * was advanced; the source is tunsrc, or an address of the ingress
+ * interface. The new destination is looked up again (SEG6X_AGAIN).
  */
-static enum seg6x_verdict seg6x_sid_b6(struct seg6x_pkt *p,
-				       const struct seg6x_sid *sid)
+static enum seg6x_verdict seg6x_input_b6(struct seg6x_pkt *p,
+					 const struct seg6x_sid *sid)
 {
-	unsigned int hlen = sizeof(struct ipv6hdr) + sid->srh_len;
 	struct sk_buff *skb = p->skb;
-	const struct ipv6hdr *in;
-	struct ipv6_sr_hdr *srh;
-	struct ipv6hdr *hdr;
 	enum seg6x_verdict v;
-	__be32 flowlabel;
-	u8 tclass, hlim;
+	int err;
 
 	if (!p->has_srh || !seg6x_pkt_srh(p)->segments_left)
 		return seg6x_sid_upper(p, sid);
@@ -304,60 +278,24 @@ static enum seg6x_verdict seg6x_sid_b6(struct seg6x_pkt *p,
 	 * IPv6 header can describe.
 	 */
 	if (++p->b6_passes > SEG6X_SID_MAX_B6_NEST ||
-	    skb->len - skb_network_offset(skb) + hlen >
+	    skb->len - skb_network_offset(skb) + sid->he.overhead >
 	    IPV6_MAXPLEN + sizeof(struct ipv6hdr))
 		return seg6x_sid_fail(p, true);
 	v = seg6x_advance(p);
 	if (v != SEG6X_GO)
 		return v;
 
-	if (skb_cow_head(skb, hlen + skb->mac_len)) {
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
-	}
-	skb_reset_inner_headers(skb);
-	skb->encapsulation = 1;
-	in = ipv6_hdr(skb);
-	tclass = ip6_tclass(ip6_flowinfo(in));
-	flowlabel = ip6_flowlabel(in);
-	hlim = in->hop_limit;
-
-	skb_push(skb, hlen);
-	skb_reset_network_header(skb);
-	skb_mac_header_rebuild(skb);
-	hdr = ipv6_hdr(skb);
-	ip6_flow_hdr(hdr, tclass, flowlabel);
-	hdr->nexthdr = sid->srh ? NEXTHDR_ROUTING : NEXTHDR_IPV6;
-	hdr->hop_limit = hlim;
-	hdr->payload_len = htons(skb->len - sizeof(*hdr));
-	hdr->daddr = sid->segs[0];
-	seg6x_tunsrc_get(p->sn, &hdr->saddr);
-	if (ipv6_addr_any(&hdr->saddr))
-		ipv6_dev_get_saddr(p->net, skb->dev, &hdr->daddr,
-				   IPV6_PREFER_SRC_PUBLIC, &hdr->saddr);
-
-	p->has_srh = !!sid->srh;
-	if (sid->srh) {
-		srh = (struct ipv6_sr_hdr *)(hdr + 1);
-		memcpy(srh, sid->srh, sid->srh_len);
-		srh->nexthdr = NEXTHDR_IPV6;
-		if (sid->keyid) {
-			if (seg6x_hmac_compute(p->sn, sid->keyid, &hdr->saddr,
-					       srh,
-					       seg6x_srh_hmac_tlv(srh)->hmac)) {
-				p->silent = true;
-				return seg6x_drop(p, SEG6X_STAT_DROP_HMAC_NOKEY);
-			}
-			seg6x_stats_inc(&p->sn->stats,
-					SEG6X_STAT_HMAC_SIGNED);
-		}
-		p->srh_off = sizeof(*hdr);
-		p->nh_off = offsetof(struct ipv6hdr, nexthdr);
-		p->srh_len = sid->srh_len;
-	}
-	skb_postpush_rcsum(skb, hdr, hlen);
-	skb_set_transport_header(skb, sizeof(*hdr));
+	err = seg6x_headend_push(p->sn, skb, &sid->he, skb->dev,
+				 skb->mac_len);
+	if (err == -ENOKEY)
+		return seg6x_drop_silent(p, SEG6X_STAT_DROP_HMAC_NOKEY);
+	if (err)
+		return seg6x_drop_silent(p, SEG6X_STAT_DROP_NOMEM);
 	nf_reset_ct(skb);
+	p->has_srh = !!sid->he.srh;
+	p->srh_off = sizeof(struct ipv6hdr);
+	p->nh_off = offsetof(struct ipv6hdr, nexthdr);
+	p->srh_len = sid->he.srh_len;
 	return SEG6X_AGAIN;
 }
 
@@ -371,76 +309,6 @@ static int seg6x_sid_dx4_out(struct net *net, struct sock *sk,
 	/* A receive timestamp is no departure time for the qdisc. */
 	skb_clear_tstamp(skb);
 	return dst_output(net, sk, skb);
-}
-
-/*
- * IPv4 forwarded to nh4 (End.DX4): to its link-layer address, not the
- * inner destination's (RFC 8986 4.5; the in-tree seg6local resolves the
- * inner destination). FLOWI_FLAG_KNOWN_NH makes the route an uncached one
- * whose gateway is nh4 even on a connected subnet. Then the path of any
- * forwarded IPv4 packet: the FORWARD hook, dst_output() with POSTROUTING,
- * fragmentation or Fragmentation Needed as DF says.
- */
-static enum seg6x_verdict seg6x_sid_dx4(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid)
-{
-	struct sk_buff *skb = p->skb;
-	struct flowi4 fl4 = {
-		.daddr = sid->nh4,
-		.flowi4_oif = sid->oif,
-		.flowi4_mark = skb->mark,
-		.flowi4_flags = FLOWI_FLAG_KNOWN_NH,
-	};
-	struct rtable *rt;
-
-	rt = ip_route_output_key(p->net, &fl4);
-	if (IS_ERR(rt))
-		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
-	skb_dst_set(skb, &rt->dst);
-	if (rt->rt_type != RTN_UNICAST || rt->rt_gw_family != AF_INET)
-		return seg6x_drop(p, SEG6X_STAT_DROP_NO_ROUTE);
-
-	if (ip_hdr(skb)->ttl <= 1) {
-		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_HOP_LIMIT);
-	}
-	if (skb_ensure_writable(skb, sizeof(struct iphdr))) {
-		p->silent = true;
-		return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
-	}
-	ip_decrease_ttl(ip_hdr(skb));
-	skb_forward_csum(skb);
-	NF_HOOK(NFPROTO_IPV4, NF_INET_FORWARD, p->net, NULL, skb, skb->dev,
-		rt->dst.dev, seg6x_sid_dx4_out);
-	return SEG6X_STOLEN;
-}
-
-/* End.DX2 (4.9): the inner Ethernet frame out of the SID's device. */
-static enum seg6x_verdict seg6x_sid_dx2(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid)
-{
-	struct sk_buff *skb = p->skb;
-	struct net_device *odev;
-	struct ethhdr *eth;
-
-	if (!pskb_may_pull(skb, ETH_HLEN))
-		return seg6x_sid_fail(p, true);
-	skb_reset_mac_header(skb);
-	eth = eth_hdr(skb);
-	if (!eth_proto_is_802_3(eth->h_proto))
-		return seg6x_sid_fail(p, true);
-
-	odev = dev_get_by_index_rcu(p->net, sid->oif);
-	if (!odev || odev->type != ARPHRD_ETHER || !(odev->flags & IFF_UP) ||
-	    !netif_carrier_ok(odev) || skb->len - ETH_HLEN > odev->mtu)
-		return seg6x_sid_fail(p, true);
-
-	skb_forward_csum(skb);
-	skb->dev = odev;
-	skb->protocol = eth->h_proto;
-	dev_queue_xmit(skb);
-	return SEG6X_STOLEN;
 }
 
 /*
@@ -458,23 +326,6 @@ static enum seg6x_verdict seg6x_sid_vrf(struct seg6x_pkt *p,
 	if (!vrf || !netif_is_l3_master(vrf))
 		return seg6x_sid_fail(p, true);
 	return seg6x_reinject(p, vrf);
-}
-
-/* Is the inner header at @off one this behaviour takes? */
-static bool seg6x_sid_takes(u8 behavior, u8 proto)
-{
-	switch (behavior) {
-	case SEG6X_BEHAVIOR_END_DX2:
-		return proto == IPPROTO_ETHERNET;
-	case SEG6X_BEHAVIOR_END_DX6:
-	case SEG6X_BEHAVIOR_END_DT6:
-		return proto == NEXTHDR_IPV6;
-	case SEG6X_BEHAVIOR_END_DX4:
-	case SEG6X_BEHAVIOR_END_DT4:
-		return proto == NEXTHDR_IPV4;
-	default:	/* End.DT46 */
-		return proto == NEXTHDR_IPV6 || proto == NEXTHDR_IPV4;
-	}
 }
 
 /* A minimal sanity check of the inner IP header, now at skb->data. */
@@ -499,23 +350,65 @@ static bool seg6x_sid_inner_ok(struct sk_buff *skb, u8 proto)
 	return true;
 }
 
-/* End.DX2/DX4/DX6/DT4/DT6/DT46 (RFC 8986 4.4-4.9). */
+/* The inner packet is the packet now: as the stack would have set it. */
+static void seg6x_sid_inner_cb(struct sk_buff *skb, u8 proto)
+{
+	if (proto == NEXTHDR_IPV4) {
+		skb->protocol = htons(ETH_P_IP);
+		memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+		IPCB(skb)->iif = skb->dev->ifindex;
+		skb_set_transport_header(skb, ip_hdr(skb)->ihl * 4);
+	} else if (proto == NEXTHDR_IPV6) {
+		skb->protocol = htons(ETH_P_IPV6);
+		memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+		IP6CB(skb)->iif = skb->dev->ifindex;
+		/* Local delivery (dst_input() to a local route) reads the
+		 * next header here, as ipv6_rcv() would have set it.
+		 */
+		IP6CB(skb)->nhoff = offsetof(struct ipv6hdr, nexthdr);
+		skb_set_transport_header(skb, sizeof(struct ipv6hdr));
+	}
+}
+
+/* The inner packets a decapsulating behaviour takes. */
+#define SEG6X_INNER_IPV6	BIT(0)
+#define SEG6X_INNER_IPV4	BIT(1)
+#define SEG6X_INNER_ETH		BIT(2)
+
+static unsigned int seg6x_inner_kind(u8 proto)
+{
+	switch (proto) {
+	case NEXTHDR_IPV6:
+		return SEG6X_INNER_IPV6;
+	case NEXTHDR_IPV4:
+		return SEG6X_INNER_IPV4;
+	case IPPROTO_ETHERNET:
+		return SEG6X_INNER_ETH;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * End.DX* and End.DT* (RFC 8986 4.4-4.9), S01-S11: the SRH, if there is
+ * one, at its end (S02-S04); the inner packet, of a kind in @takes
+ * (SEG6X_INNER_*), made the packet. SEG6X_GO then.
+ */
 static enum seg6x_verdict seg6x_sid_decap(struct seg6x_pkt *p,
-					  const struct seg6x_sid *sid)
+					  unsigned int takes)
 {
 	struct sk_buff *skb = p->skb;
 	int off;
 	u8 proto;
 
-	/* S02-S04: an SRH must be at its end here. */
 	if (p->has_srh && seg6x_pkt_srh(p)->segments_left) {
 		p->icmp_pointer = p->srh_off +
 				  offsetof(struct ipv6_sr_hdr, segments_left);
-		return seg6x_sid_fail(p, p->pol.require_hmac > 0 &&
+		return seg6x_sid_fail(p, seg6x_pkt_policy(p)->require_hmac > 0 &&
 					 !p->authenticated);
 	}
-	off = seg6x_sid_payload(p, &proto);
-	if (off < 0 || !seg6x_sid_takes(sid->behavior, proto) ||
+	off = seg6x_payload(p, &proto);
+	if (off < 0 || !(takes & seg6x_inner_kind(proto)) ||
 	    !pskb_may_pull(skb, off))
 		return seg6x_sid_fail(p, true);
 
@@ -532,120 +425,279 @@ static enum seg6x_verdict seg6x_sid_decap(struct seg6x_pkt *p,
 	 */
 	skb->ignore_df = 0;
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DECAP);
+	seg6x_sid_inner_cb(skb, proto);
+	return SEG6X_GO;
+}
 
-	if (proto == NEXTHDR_IPV4) {
-		skb->protocol = htons(ETH_P_IP);
-		memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
-		IPCB(skb)->iif = skb->dev->ifindex;
-		skb_set_transport_header(skb, ip_hdr(skb)->ihl * 4);
-	} else if (proto == NEXTHDR_IPV6) {
-		skb->protocol = htons(ETH_P_IPV6);
-		memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
-		IP6CB(skb)->iif = skb->dev->ifindex;
-		/* Local delivery (dst_input() to a local route) reads the
-		 * next header here, as ipv6_rcv() would have set it.
-		 */
-		IP6CB(skb)->nhoff = offsetof(struct ipv6hdr, nexthdr);
-		skb_set_transport_header(skb, sizeof(struct ipv6hdr));
-	}
-
-	switch (sid->behavior) {
-	case SEG6X_BEHAVIOR_END_DX2:
-		return seg6x_sid_dx2(p, sid);
-	case SEG6X_BEHAVIOR_END_DX4:
-		return seg6x_sid_dx4(p, sid);
-	case SEG6X_BEHAVIOR_END_DX6:
-		if (seg6x_sid_route6(p, &sid->nh6, sid->oif, 0, false) ==
-		    SEG6X_DROP)
-			return SEG6X_DROP;
-		break;
-	case SEG6X_BEHAVIOR_END_DT6:
-		if (sid->vrf)
-			return seg6x_sid_vrf(p, sid);
-		if (seg6x_sid_route6(p, NULL, 0, sid->table, true) ==
-		    SEG6X_DROP)
-			return SEG6X_DROP;
-		break;
-	default:	/* End.DT4, End.DT46 */
-		return seg6x_sid_vrf(p, sid);
-	}
-	dst_input(skb);
+/* The route seg6x_sid_route6() attached takes the packet. */
+static enum seg6x_verdict seg6x_sid_route_input(struct seg6x_pkt *p,
+						const struct in6_addr *nh,
+						int oif, u32 table,
+						bool local_ok)
+{
+	if (seg6x_sid_route6(p, nh, oif, table, local_ok) == SEG6X_DROP)
+		return SEG6X_DROP;
+	dst_input(p->skb);
 	return SEG6X_STOLEN;
 }
 
-static enum seg6x_verdict seg6x_sid_run(struct seg6x_pkt *p,
-					const struct seg6x_sid *sid)
+/* End.DX6 (4.4): the inner IPv6 packet to nh6. */
+static enum seg6x_verdict seg6x_input_dx6(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
 {
-	enum seg6x_verdict v;
+	enum seg6x_verdict v = seg6x_sid_decap(p, SEG6X_INNER_IPV6);
 
-	if (unlikely(READ_ONCE(sid->dead)))
-		return seg6x_sid_fail(p, true);
+	if (v != SEG6X_GO)
+		return v;
+	return seg6x_sid_route_input(p, &sid->nh6, sid->oif, 0, false);
+}
 
-	if (p->has_srh) {
-		/* RFC 8754 checks and the ingress interface's HMAC policy
-		 * apply to every behaviour that receives an SRH.
-		 */
-		seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
-		v = seg6x_srh_checks(p);
-		if (v != SEG6X_GO)
-			return v;
-	} else {
-		/* An SRH seg6x cannot see: on an interface that requires
-		 * an HMAC, nothing unauthenticated (RFC 8754 5).
-		 */
-		if (p->srh_hidden) {
-			seg6x_policy_get(p->sn, p->skb->dev->ifindex, &p->pol);
-			if (p->pol.require_hmac > 0) {
-				p->silent = true;
-				return seg6x_drop(p,
-						  SEG6X_STAT_DROP_HMAC_MISSING);
-			}
-		}
-		if (skb_ensure_writable(p->skb, sizeof(struct ipv6hdr))) {
-			p->silent = true;
-			return seg6x_drop(p, SEG6X_STAT_DROP_NOMEM);
-		}
-	}
+/* End.DT6 (4.6): the inner IPv6 packet looked up in a table or a VRF. */
+static enum seg6x_verdict seg6x_input_dt6(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	enum seg6x_verdict v = seg6x_sid_decap(p, SEG6X_INNER_IPV6);
 
-	switch (sid->behavior) {
-	case SEG6X_BEHAVIOR_END:
-	case SEG6X_BEHAVIOR_END_X:
-	case SEG6X_BEHAVIOR_END_T:
-		return seg6x_sid_end(p, sid);
-	case SEG6X_BEHAVIOR_END_B6_ENCAPS:
-	case SEG6X_BEHAVIOR_END_B6_ENCAPS_RED:
-		return seg6x_sid_b6(p, sid);
-	default:
-		return seg6x_sid_decap(p, sid);
-	}
+	if (v != SEG6X_GO)
+		return v;
+	if (sid->vrf)
+		return seg6x_sid_vrf(p, sid);
+	return seg6x_sid_route_input(p, NULL, 0, sid->table, true);
+}
+
+/* End.DT4 (4.7): the inner IPv4 packet into a VRF. */
+static enum seg6x_verdict seg6x_input_dt4(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	enum seg6x_verdict v = seg6x_sid_decap(p, SEG6X_INNER_IPV4);
+
+	return v == SEG6X_GO ? seg6x_sid_vrf(p, sid) : v;
+}
+
+/* End.DT46 (4.8): the inner IPv6 or IPv4 packet into a VRF. */
+static enum seg6x_verdict seg6x_input_dt46(struct seg6x_pkt *p,
+					   const struct seg6x_sid *sid)
+{
+	enum seg6x_verdict v = seg6x_sid_decap(p, SEG6X_INNER_IPV6 | SEG6X_INNER_IPV4);
+
+	return v == SEG6X_GO ? seg6x_sid_vrf(p, sid) : v;
 }
 
 /*
- * The SID matching the packet's destination processes it. SEG6X_GO: no
- * SID matched (the implicit End may apply); SEG6X_AGAIN: the destination
- * changed, look again.
+ * End.DX4 (4.5): the inner IPv4 packet forwarded to nh4: to its link-layer address, not the
+ * inner destination's (RFC 8986 4.5; the in-tree seg6local resolves the
+ * inner destination). FLOWI_FLAG_KNOWN_NH makes the route an uncached one
+ * whose gateway is nh4 even on a connected subnet. Then the path of any
+ * forwarded IPv4 packet: the FORWARD hook, dst_output() with POSTROUTING,
+ * fragmentation or Fragmentation Needed as DF says.
  */
-enum seg6x_verdict seg6x_sid_input(struct seg6x_pkt *p)
+static enum seg6x_verdict seg6x_input_dx4(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
 {
 	struct sk_buff *skb = p->skb;
-	struct ipv6hdr *ip6h = ipv6_hdr(skb);
-	unsigned int len = skb->len;
-	enum seg6x_verdict v;
-	struct seg6x_sid *sid;
+	struct flowi4 fl4 = {
+		.daddr = sid->nh4,
+		.flowi4_oif = sid->oif,
+		.flowi4_mark = skb->mark,
+		.flowi4_flags = FLOWI_FLAG_KNOWN_NH,
+	};
+	enum seg6x_verdict v = seg6x_sid_decap(p, SEG6X_INNER_IPV4);
+	struct rtable *rt;
 
-	sid = seg6x_sid_lookup(p->sn, &ip6h->daddr);
-	if (!sid)
-		return SEG6X_GO;
+	if (v != SEG6X_GO)
+		return v;
+	rt = ip_route_output_key(p->net, &fl4);
+	if (IS_ERR(rt))
+		return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
+	skb_dst_set(skb, &rt->dst);
+	if (rt->rt_type != RTN_UNICAST || rt->rt_gw_family != AF_INET)
+		return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
+
+	if (ip_hdr(skb)->ttl <= 1) {
+		icmp_send(skb, ICMP_TIME_EXCEEDED, ICMP_EXC_TTL, 0);
+		return seg6x_drop_silent(p, SEG6X_STAT_DROP_HOP_LIMIT);
+	}
+	if (skb_ensure_writable(skb, sizeof(struct iphdr)))
+		return seg6x_drop_silent(p, SEG6X_STAT_DROP_NOMEM);
+	ip_decrease_ttl(ip_hdr(skb));
+	skb_forward_csum(skb);
+	NF_HOOK(NFPROTO_IPV4, NF_INET_FORWARD, p->net, NULL, skb, skb->dev,
+		rt->dst.dev, seg6x_sid_dx4_out);
+	return SEG6X_STOLEN;
+}
+
+/* End.DX2 (4.9): the inner Ethernet frame out of the SID's device. */
+static enum seg6x_verdict seg6x_input_dx2(struct seg6x_pkt *p,
+					  const struct seg6x_sid *sid)
+{
+	struct sk_buff *skb = p->skb;
+	struct net_device *odev;
+	struct ethhdr *eth;
+	enum seg6x_verdict v;
+
+	v = seg6x_sid_decap(p, SEG6X_INNER_ETH);
+	if (v != SEG6X_GO)
+		return v;
+	if (!pskb_may_pull(skb, ETH_HLEN))
+		return seg6x_sid_fail(p, true);
+	skb_reset_mac_header(skb);
+	eth = eth_hdr(skb);
+	if (!eth_proto_is_802_3(eth->h_proto))
+		return seg6x_sid_fail(p, true);
+
+	odev = dev_get_by_index_rcu(p->net, sid->oif);
+	if (!odev || odev->type != ARPHRD_ETHER || !(odev->flags & IFF_UP) ||
+	    !netif_carrier_ok(odev) || skb->len - ETH_HLEN > odev->mtu)
+		return seg6x_sid_fail(p, true);
+
+	skb_forward_csum(skb);
+	skb->dev = odev;
+	skb->protocol = eth->h_proto;
+	dev_queue_xmit(skb);
+	return SEG6X_STOLEN;
+}
+
+/* ---- configuration rules across attributes ------------------------- */
+
+static int seg6x_check_dt6(struct seg6x_sid_cfg *c,
+			   struct netlink_ext_ack *extack)
+{
+	if (!c->tb[SEG6X_SID_TABLE] == !c->tb[SEG6X_SID_VRF]) {
+		NL_SET_ERR_MSG(extack, "End.DT6 needs a table or a vrf (one of them)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int seg6x_finish_dx2(struct seg6x_sid_cfg *c,
+			    struct netlink_ext_ack *extack)
+{
+	/* The device exists: RTNL is held since it was looked up. */
+	struct net_device *dev = __dev_get_by_index(c->net, c->sid.oif);
+
+	if (!dev || dev->type != ARPHRD_ETHER) {
+		NL_SET_ERR_MSG_ATTR(extack, c->tb[SEG6X_SID_OIF],
+				    "End.DX2 needs an Ethernet device");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int seg6x_finish_b6_mode(struct seg6x_sid_cfg *c,
+				enum seg6x_headend_mode mode,
+				struct netlink_ext_ack *extack)
+{
+	if (c->keyid && c->nsegs > SEG6X_MAX_SEGS_HMAC) {
+		NL_SET_ERR_MSG_ATTR(extack, c->tb[SEG6X_SID_SEGS],
+				    "at most 14 segments with hmac");
+		return -EINVAL;
+	}
+	/* The reduced SRH leaves the first segment out; with a single
+	 * segment there is no SRH, so nothing to sign.
+	 */
+	if (mode == SEG6X_H_ENCAPS_RED && c->nsegs == 1 && c->keyid) {
+		NL_SET_ERR_MSG_ATTR(extack, c->tb[SEG6X_SID_HMAC_KEYID],
+				    "a reduced SRH with hmac needs 2 segments or more");
+		return -EINVAL;
+	}
+	c->mode = mode;
+	return 0;
+}
+
+static int seg6x_finish_b6(struct seg6x_sid_cfg *c,
+			   struct netlink_ext_ack *extack)
+{
+	return seg6x_finish_b6_mode(c, SEG6X_H_ENCAPS, extack);
+}
+
+static int seg6x_finish_b6_red(struct seg6x_sid_cfg *c,
+			       struct netlink_ext_ack *extack)
+{
+	return seg6x_finish_b6_mode(c, SEG6X_H_ENCAPS_RED, extack);
+}
+
+/* ---- the behaviour table ------------------------------------------- */
+
+#define F(a)		SEG6X_SID_F(SEG6X_SID_##a)
+#define SEG6X_FLV_ALL	(SEG6X_FLV_PSP | SEG6X_FLV_USP | SEG6X_FLV_USD | \
+			 SEG6X_FLV_NEXT_CSID)
+
+/*
+ * Each behaviour's rules and input function, by its uapi name; its name
+ * and counter come from SEG6X_BEHAVIOR_LIST. A new behaviour is a line
+ * there, an entry here and its input function.
+ */
+#define SEG6X_BEHAVIOR_END_RULES					\
+	.flavors = SEG6X_FLV_ALL, .input = seg6x_input_end
+#define SEG6X_BEHAVIOR_END_X_RULES					\
+	.required = F(NH6), .optional = F(OIF), .flavors = SEG6X_FLV_ALL, \
+	.input = seg6x_input_end_x
+#define SEG6X_BEHAVIOR_END_T_RULES					\
+	.required = F(TABLE), .flavors = SEG6X_FLV_ALL,			\
+	.input = seg6x_input_end_t
+#define SEG6X_BEHAVIOR_END_DX2_RULES					\
+	.required = F(OIF), .finish = seg6x_finish_dx2,			\
+	.input = seg6x_input_dx2
+#define SEG6X_BEHAVIOR_END_DX6_RULES					\
+	.required = F(NH6), .optional = F(OIF), .input = seg6x_input_dx6
+#define SEG6X_BEHAVIOR_END_DX4_RULES					\
+	.required = F(NH4), .optional = F(OIF), .input = seg6x_input_dx4
+#define SEG6X_BEHAVIOR_END_DT6_RULES					\
+	.optional = F(TABLE) | F(VRF), .check = seg6x_check_dt6,	\
+	.input = seg6x_input_dt6
+#define SEG6X_BEHAVIOR_END_DT4_RULES					\
+	.required = F(VRF), .input = seg6x_input_dt4
+#define SEG6X_BEHAVIOR_END_DT46_RULES					\
+	.required = F(VRF), .input = seg6x_input_dt46
+#define SEG6X_BEHAVIOR_END_B6_ENCAPS_RULES				\
+	.required = F(SEGS), .optional = F(HMAC_KEYID),			\
+	.finish = seg6x_finish_b6, .input = seg6x_input_b6
+#define SEG6X_BEHAVIOR_END_B6_ENCAPS_RED_RULES				\
+	.required = F(SEGS), .optional = F(HMAC_KEYID),			\
+	.finish = seg6x_finish_b6_red, .input = seg6x_input_b6
+
+#define SEG6X_BEHAVIOR_ENTRY(b, n, s) \
+	[b] = { .name = n, .stat = s, b##_RULES },
+
+static const struct seg6x_sid_behavior seg6x_behaviors[SEG6X_BEHAVIOR_MAX + 1] = {
+	SEG6X_BEHAVIOR_LIST(SEG6X_BEHAVIOR_ENTRY)
+};
+
+const struct seg6x_sid_behavior *seg6x_behavior_get(unsigned int id)
+{
+	if (id > SEG6X_BEHAVIOR_MAX || !seg6x_behaviors[id].input)
+		return NULL;
+	return &seg6x_behaviors[id];
+}
+
+/* ---- the packet path ----------------------------------------------- */
+
+/*
+ * The SID matching the packet's destination processes it: the RFC 8754
+ * checks and the ingress interface's HMAC policy first, for every
+ * behaviour. SEG6X_AGAIN: the destination changed, look again.
+ */
+enum seg6x_verdict seg6x_sid_input(struct seg6x_pkt *p, struct seg6x_sid *sid)
+{
+	unsigned int len = p->skb->len;
+	enum seg6x_verdict v;
+
 	v = seg6x_repass(p);
 	if (v != SEG6X_GO)
 		return v;
 
 	p->sid_failed = false;
-	v = seg6x_sid_run(p, sid);
+	if (unlikely(READ_ONCE(sid->dead)))
+		v = seg6x_sid_fail(p, true);
+	else if (p->has_srh)
+		v = seg6x_srh_checks(p);
+	else
+		v = seg6x_nosrh_checks(p);
+	if (v == SEG6X_GO)
+		v = sid->beh->input(p, sid);
+
 	seg6x_sid_count(sid, len, v == SEG6X_DROP || p->sid_failed);
 	if (v != SEG6X_DROP)
-		seg6x_stats_inc(&p->sn->stats,
-				SEG6X_STAT_SID_END + sid->behavior -
-				SEG6X_BEHAVIOR_END);
+		seg6x_stats_inc(&p->sn->stats, sid->beh->stat);
 	return v;
 }

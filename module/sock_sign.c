@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * output.c - sign per-socket SRHs from a POST_ROUTING hook.
+ * sock_sign.c - sign per-socket SRHs from a POST_ROUTING hook.
  *
  * Stock kernels already insert an SRH that an application set with
  * setsockopt(IPV6_RTHDR). When that SRH asks for an HMAC (H flag and a
@@ -21,7 +21,7 @@
 #include <net/ipv6.h>
 
 #include "hmac.h"
-#include "output.h"
+#include "sock_sign.h"
 #include "pernet.h"
 #include "srh.h"
 
@@ -37,7 +37,7 @@ static bool seg6x_sk_may_sign(const struct sock *sk, struct net *net)
 	       file_ns_capable(sock->file, net->user_ns, CAP_NET_ADMIN);
 }
 
-static unsigned int seg6x_output_hook(void *priv, struct sk_buff *skb,
+static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
 				      const struct nf_hook_state *state)
 {
 	struct seg6x_net *sn = seg6x_pernet(state->net);
@@ -80,9 +80,9 @@ static unsigned int seg6x_output_hook(void *priv, struct sk_buff *skb,
 	return NF_ACCEPT;
 }
 
-static const struct nf_hook_ops seg6x_output_ops[] = {
+static const struct nf_hook_ops seg6x_sock_sign_ops[] = {
 	{
-		.hook = seg6x_output_hook,
+		.hook = seg6x_sock_sign_hook,
 		.pf = NFPROTO_IPV6,
 		/* last in POST_ROUTING: after source NAT, so the HMAC covers
 		 * the source address that goes on the wire
@@ -93,42 +93,42 @@ static const struct nf_hook_ops seg6x_output_ops[] = {
 };
 
 /* Registered when the namespace gets its first key; genl mutex held. */
-int seg6x_output_use(struct net *net)
+int seg6x_sock_sign_use(struct net *net)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 	int err;
 
-	if (sn->output_on)
+	if (sn->sock_sign_on)
 		return 0;
-	err = nf_register_net_hooks(net, seg6x_output_ops,
-				    ARRAY_SIZE(seg6x_output_ops));
+	err = nf_register_net_hooks(net, seg6x_sock_sign_ops,
+				    ARRAY_SIZE(seg6x_sock_sign_ops));
 	if (!err)
-		sn->output_on = true;
+		sn->sock_sign_on = true;
 	return err;
 }
 
 /* As for the endpoint hook: unhook in pre_exit, freed after a grace period. */
-static void __net_exit seg6x_output_net_pre_exit(struct net *net)
+static void __net_exit seg6x_sock_sign_net_pre_exit(struct net *net)
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 
-	if (!sn->output_on)
+	if (!sn->sock_sign_on)
 		return;
-	nf_unregister_net_hooks(net, seg6x_output_ops,
-				ARRAY_SIZE(seg6x_output_ops));
-	sn->output_on = false;
+	nf_unregister_net_hooks(net, seg6x_sock_sign_ops,
+				ARRAY_SIZE(seg6x_sock_sign_ops));
+	sn->sock_sign_on = false;
 }
 
-static struct pernet_operations seg6x_output_net_ops = {
-	.pre_exit = seg6x_output_net_pre_exit,
+static struct pernet_operations seg6x_sock_sign_net_ops = {
+	.pre_exit = seg6x_sock_sign_net_pre_exit,
 };
 
-int seg6x_output_register(void)
+int seg6x_sock_sign_register(void)
 {
-	return register_pernet_subsys(&seg6x_output_net_ops);
+	return register_pernet_subsys(&seg6x_sock_sign_net_ops);
 }
 
-void seg6x_output_unregister(void)
+void seg6x_sock_sign_unregister(void)
 {
-	unregister_pernet_subsys(&seg6x_output_net_ops);
+	unregister_pernet_subsys(&seg6x_sock_sign_net_ops);
 }
