@@ -767,6 +767,28 @@ static void test_stats_prometheus(void **state)
 	free(out);
 }
 
+/* libseg6x's behaviour names: those of the UAPI's list, both ways. */
+static void test_behavior_names(void **state)
+{
+	unsigned int b;
+
+	(void)state;
+	for (b = 1; b <= SEG6X_BEHAVIOR_MAX; b++) {
+		assert_non_null(ctl_behavior_name(b));
+		assert_int_equal(ctl_behavior_lookup(ctl_behavior_name(b)), b);
+	}
+	assert_string_equal(ctl_behavior_name(SEG6X_BEHAVIOR_END_DX2), "End.DX2");
+	assert_int_equal(ctl_behavior_lookup("End.B6.Encaps.Red"),
+			 SEG6X_BEHAVIOR_END_B6_ENCAPS_RED);
+	assert_null(ctl_behavior_name(SEG6X_BEHAVIOR_UNSPEC));
+	assert_null(ctl_behavior_name(SEG6X_BEHAVIOR_MAX + 1));
+	assert_null(ctl_behavior_name(~0u));
+	assert_int_equal(ctl_behavior_lookup("End.Y"), -1);
+	assert_int_equal(ctl_behavior_lookup("end.x"), -1);
+	assert_int_equal(ctl_behavior_lookup("End.B6"), -1);
+	assert_int_equal(ctl_behavior_lookup(""), -1);
+}
+
 /* seg6ctl sid: what add and replace send, usage errors, show's output. */
 static void test_sid(void **state)
 {
@@ -991,6 +1013,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_stats, teardown),
 		cmocka_unit_test_teardown(test_stats_prometheus, teardown),
+		cmocka_unit_test_teardown(test_behavior_names, teardown),
 		cmocka_unit_test_teardown(test_sid, teardown),
 		cmocka_unit_test_teardown(test_sid_show, teardown),
 		cmocka_unit_test_teardown(test_info, teardown),
