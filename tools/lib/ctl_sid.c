@@ -1,13 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seg6ctl's netlink layer for the local SID table: SEG6X_CMD_SID_* with
- * the SID's attributes nested in SEG6X_A_SID.
+ * the SID's attributes nested in SEG6X_A_SID; and the behaviours' names.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "ctl_nl.h"
 #include "libseg6x.h"
+
+static const char *const behavior_names[SEG6X_BEHAVIOR_MAX + 1] = {
+#define BEHAVIOR_NAME(behavior, name, stat)	[behavior] = name,
+	SEG6X_BEHAVIOR_LIST(BEHAVIOR_NAME)
+#undef BEHAVIOR_NAME
+};
+
+const char *ctl_behavior_name(unsigned int behavior)
+{
+	return behavior <= SEG6X_BEHAVIOR_MAX ? behavior_names[behavior] : NULL;
+}
+
+int ctl_behavior_lookup(const char *name)
+{
+	int b;
+
+	for (b = 1; b <= SEG6X_BEHAVIOR_MAX; b++)
+		if (behavior_names[b] && !strcmp(name, behavior_names[b]))
+			return b;
+	return -1;
+}
 
 /* The prefix alone: what del and get name a SID by. */
 static int put_key(struct nl_msg *msg, const struct in6_addr *prefix,

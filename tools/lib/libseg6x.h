@@ -189,6 +189,16 @@ struct ctl_sid {
 	bool dead;			/* get: a device it uses is gone */
 };
 
+/*
+ * Behaviours, from SEG6X_BEHAVIOR_LIST: the name seg6ctl(8) spells for
+ * SEG6X_BEHAVIOR_* @behavior (NULL if unknown), and the reverse
+ * (exact, case-sensitive; -1 if unknown). Which attributes a behaviour
+ * needs or takes is the kernel's to check: ctl_sid_set() fails with its
+ * extended ack.
+ */
+const char *ctl_behavior_name(unsigned int behavior);
+int ctl_behavior_lookup(const char *name);
+
 /* Adds @s; with @replace, replaces the SID of the same prefix instead. */
 int ctl_sid_set(struct ctl *c, const struct ctl_sid *s, bool replace);
 int ctl_sid_del(struct ctl *c, const struct in6_addr *prefix, uint8_t len);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seg6ctl sid: the local SID table, RFC 8986 endpoint behaviours
- * (ctl_sid.c speaks netlink for it). Everything a behaviour needs or
- * cannot take is a usage error here, before the kernel is asked.
+ * (ctl_sid.c speaks netlink for it). Only the syntax is checked here:
+ * keywords, each value, a keyword given twice, the behaviour's name.
+ * Which arguments a behaviour needs or takes is the kernel's to say: what
+ * was given is sent, and its refusal is reported like any other (exit 1).
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -69,34 +71,11 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_COUNT]	= "count",
 };
 
-#define K(k)		(1u << KEY_##k)
-#define KEYS_FLV	(K(FLAVORS) | K(LBLEN) | K(NFLEN))
-
-/* Per behaviour (SEG6X_BEHAVIOR_* - 1): its name and keywords. */
-static const struct {
-	const char *name;
-	unsigned int required;
-	unsigned int optional;
-} behaviors[] = {
-	{ "End",		0,		KEYS_FLV },
-	{ "End.X",		K(NH6),		K(DEV) | KEYS_FLV },
-	{ "End.T",		K(TABLE),	KEYS_FLV },
-	{ "End.DX2",		K(DEV),		0 },
-	{ "End.DX6",		K(NH6),		K(DEV) },
-	{ "End.DX4",		K(NH4),		K(DEV) },
-	{ "End.DT6",		0,		K(TABLE) | K(VRF) },
-	{ "End.DT4",		K(VRF),		0 },
-	{ "End.DT46",		K(VRF),		0 },
-	{ "End.B6.Encaps",	K(SEGS),	K(HMAC) },
-	{ "End.B6.Encaps.Red",	K(SEGS),	K(HMAC) },
-};
-
 static const char *const flavor_names[] = { "psp", "usp", "usd", "next-csid" };
 
 static const char *behavior_name(unsigned int b, char buf[11])
 {
-	return cli_name_or_number(b >= 1 && b <= ARRAY_SIZE(behaviors) ?
-				  behaviors[b - 1].name : NULL, b, buf);
+	return cli_name_or_number(ctl_behavior_name(b), b, buf);
 }
 
 /* SID[/LEN]: 1..128 bits, host bits cleared by the kernel. */
@@ -164,47 +143,17 @@ static int get_bits(const char *what, const char *s, uint8_t *out)
 	return EXIT_OK;
 }
 
-/* The behaviour's index in behaviors[], or a usage error (-1). */
+/* The behaviour by its name (SEG6X_BEHAVIOR_LIST), or a usage error. */
 static int parse_behavior(const char *name, struct ctl_sid *s)
 {
 	int b;
 
-	if (!name) {
-		usage_error("sid", "missing behavior");
-		return -1;
-	}
-	for (b = 0; b < (int)ARRAY_SIZE(behaviors); b++)
-		if (!strcmp(name, behaviors[b].name))
-			break;
-	if (b == (int)ARRAY_SIZE(behaviors)) {
-		usage_error("sid", "unknown behavior \"%s\"", name);
-		return -1;
-	}
-	s->behavior = (uint16_t)(b + 1);
-	return b;
-}
-
-/* Are the keys given the ones behaviour @b requires and allows? */
-static int check_keys(const char *val[NR_KEYS], int b)
-{
-	unsigned int allowed = behaviors[b].required | behaviors[b].optional;
-	unsigned int i;
-
-	/* count goes with every behaviour */
-	for (i = KEY_NH6; i < KEY_COUNT; i++) {
-		if ((behaviors[b].required & (1u << i)) && !val[i])
-			return usage_error("sid", "%s needs %s", behaviors[b].name,
-					   key_names[i]);
-		if (val[i] && !(allowed & (1u << i))) {
-			if (i == KEY_FLAVORS)
-				return usage_error("sid", "flavors are for End, End.X and End.T only");
-			return usage_error("sid", "%s takes no %s", behaviors[b].name,
-					   key_names[i]);
-		}
-	}
-	if (b + 1 == SEG6X_BEHAVIOR_END_DT6 &&
-	    !!val[KEY_TABLE] == !!val[KEY_VRF])
-		return usage_error("sid", "End.DT6 needs table or vrf (one of them)");
+	if (!name)
+		return usage_error("sid", "missing behavior");
+	b = ctl_behavior_lookup(name);
+	if (b < 0)
+		return usage_error("sid", "unknown behavior \"%s\"", name);
+	s->behavior = (uint16_t)b;
 	return EXIT_OK;
 }
 
@@ -232,7 +181,7 @@ static int parse_nexthop(const char *val[NR_KEYS], struct ctl_sid *s)
 	return EXIT_OK;
 }
 
-/* End.B6.Encaps(.Red): segs and hmac. */
+/* segs and hmac (End.B6.Encaps and End.B6.Encaps.Red take them). */
 static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 {
 	size_t max = val[KEY_HMAC] ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
@@ -257,10 +206,6 @@ static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 		return usage_error("sid", "invalid segment list \"%s\"",
 				   val[KEY_SEGS]);
 	s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
-	/* The reduced SRH of one segment is no SRH: nothing to sign. */
-	if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
-	    s->nsegs == 1 && val[KEY_HMAC])
-		return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
 	return EXIT_OK;
 }
 
@@ -275,9 +220,6 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 			return status;
 		s->attrs |= CTL_SID_F(SEG6X_SID_FLAVORS);
 	}
-	if ((val[KEY_LBLEN] || val[KEY_NFLEN]) &&
-	    !(s->flavors & SEG6X_FLV_NEXT_CSID))
-		return usage_error("sid", "lblen and nflen go with the next-csid flavor");
 	if (val[KEY_LBLEN]) {
 		status = get_bits("lblen", val[KEY_LBLEN], &s->lblen);
 		if (status)
@@ -295,12 +237,8 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 
 static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 {
-	int b = parse_behavior(val[KEY_BEHAVIOR], s);
-	int status;
+	int status = parse_behavior(val[KEY_BEHAVIOR], s);
 
-	if (b < 0)
-		return EXIT_USAGE;
-	status = check_keys(val, b);
 	if (!status)
 		status = parse_nexthop(val, s);
 	if (!status)

@@ -51,19 +51,11 @@ static const struct counter drops[] = {
 	{ SEG6X_STAT_DROP_SID,		"sid" },
 };
 
-/* Packets each kind of SID processed. */
+/* Packets each kind of SID processed, in the order of the UAPI's list. */
 static const struct counter sids_by_behavior[] = {
-	{ SEG6X_STAT_SID_END,			"End" },
-	{ SEG6X_STAT_SID_END_X,			"End.X" },
-	{ SEG6X_STAT_SID_END_T,			"End.T" },
-	{ SEG6X_STAT_SID_END_DX2,		"End.DX2" },
-	{ SEG6X_STAT_SID_END_DX6,		"End.DX6" },
-	{ SEG6X_STAT_SID_END_DX4,		"End.DX4" },
-	{ SEG6X_STAT_SID_END_DT6,		"End.DT6" },
-	{ SEG6X_STAT_SID_END_DT4,		"End.DT4" },
-	{ SEG6X_STAT_SID_END_DT46,		"End.DT46" },
-	{ SEG6X_STAT_SID_END_B6_ENCAPS,		"End.B6.Encaps" },
-	{ SEG6X_STAT_SID_END_B6_ENCAPS_RED,	"End.B6.Encaps.Red" },
+#define SID_COUNTER(behavior, name, stat)	{ stat, name },
+	SEG6X_BEHAVIOR_LIST(SID_COUNTER)
+#undef SID_COUNTER
 };
 
 static void print_text(const uint64_t *values)

@@ -28,21 +28,18 @@ CNT_PACKETS, CNT_BYTES, CNT_ERRORS = (
     U.SEG6X_SID_CNT_PACKETS, U.SEG6X_SID_CNT_BYTES, U.SEG6X_SID_CNT_ERRORS)
 
 
-def behavior_name(uapi_name):
-    """END_B6_ENCAPS_RED -> End.B6.Encaps.Red: seg6ctl's spelling."""
-    return ".".join(t.capitalize() if t.isalpha() and len(t) > 2 else t
-                    for t in uapi_name.split("_"))
-
-
-_BEHAVIORS = U.members("SEG6X_BEHAVIOR_")
-BEHAVIORS = [behavior_name(_BEHAVIORS[v]) for v in sorted(_BEHAVIORS)]
-BEH = {behavior_name(n): v for v, n in _BEHAVIORS.items()}
+# the behaviours' names of SEG6X_BEHAVIOR_LIST (seg6ctl's spelling):
+# BEHAVIORS by number from 1, BEH {name: number}
+BEHAVIORS = [U.BEHAVIOR_NAMES[v] for v in sorted(U.BEHAVIOR_NAMES)]
+BEH = {n: v for v, n in U.BEHAVIOR_NAMES.items()}
 FLV = {n.lower().replace("_", "-"): v
        for v, n in U.members("SEG6X_FLV_").items()}
 
-# namespace counters added with the SID table (enum seg6x_stat)
-SID_STATS = {v: n.lower() for v, n in U.members("SEG6X_STAT_").items()
-             if n.startswith("SID_") or n == "DROP_SID"}
+# namespace counters added with the SID table: one per behaviour of the
+# list, and drop.sid ({SEG6X_STAT_SID_END_X: "sid_end_x", ...})
+_STATS = U.members("SEG6X_STAT_")
+SID_STATS = {v: _STATS[v].lower()
+             for v in list(U.BEHAVIOR_STATS.values()) + [U.SEG6X_STAT_DROP_SID]}
 
 
 def a6(a):
@@ -100,7 +97,7 @@ def extack_msg(reply):
 def decode(body):
     a = attrs_dict(attrs_dict(body[4:])[A_SID])
     d = {"sid": f"{ipaddress.IPv6Address(a[SID_PREFIX])}/{a[SID_PREFIX_LEN][0]}",
-         "behavior": BEHAVIORS[struct.unpack("=H", a[SID_BEHAVIOR][:2])[0] - 1]}
+         "behavior": U.BEHAVIOR_NAMES[struct.unpack("=H", a[SID_BEHAVIOR][:2])[0]]}
     if SID_NH6 in a:
         d["nh6"] = str(ipaddress.IPv6Address(a[SID_NH6]))
     if SID_NH4 in a:

@@ -9,6 +9,11 @@ exactly what the header uses: enum members with or without "= value",
 where a value is a number or an earlier name plus or minus a number, and
 "#define NAME value" lines whose value is a number, a string, or an
 expression of earlier names, numbers, + - and parentheses.
+
+SEG6X_BEHAVIOR_LIST(X), the one list of behaviours, gives BEHAVIOR_NAMES
+({SEG6X_BEHAVIOR_END_X: "End.X", ...}, seg6ctl's spelling) and
+BEHAVIOR_STATS ({SEG6X_BEHAVIOR_END_X: SEG6X_STAT_SID_END_X, ...}), both
+in the list's order.
 """
 import os
 import re
@@ -81,13 +86,36 @@ def parse(text):
     return names
 
 
+def parse_list(text, macro, names):
+    """[(arg, ...)] of the X(...) entries of "#define MACRO(X)" in `text`:
+    each argument a string or a name of `names` (its value)."""
+    m = re.search(r"^\s*#define\s+" + macro + r"\(X\)((?:[^\n]*\\\n)*[^\n]*)",
+                  text, re.M)
+    if not m:
+        raise ValueError(f"no #define {macro}(X) in the header")
+    body = _strip_comments(m.group(1).replace("\\\n", " "))
+    out = []
+    for entry in re.findall(r"\bX\(([^()]*)\)", body):
+        args = []
+        for a in (a.strip() for a in entry.split(",")):
+            args.append(a[1:-1] if a.startswith('"') else names[a])
+        out.append(tuple(args))
+    return out
+
+
 def _load():
     with open(HEADER) as f:
-        return parse(f.read())
+        text = f.read()
+    names = parse(text)
+    return names, parse_list(text, "SEG6X_BEHAVIOR_LIST", names)
 
 
-CONSTANTS = _load()
+CONSTANTS, _BEHAVIOR_LIST = _load()
 globals().update(CONSTANTS)
+
+# {behaviour number: its name}, {behaviour number: its SEG6X_STAT_*}
+BEHAVIOR_NAMES = {b: name for b, name, _ in _BEHAVIOR_LIST}
+BEHAVIOR_STATS = {b: stat for b, _, stat in _BEHAVIOR_LIST}
 
 
 def members(prefix, skip=("UNSPEC", "PAD", "MAX")):
