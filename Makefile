@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # seg6x top-level Makefile.
-#   make                 module (for KVER / KDIR) and seg6ctl
+#   make                 module (for KVER / KDIR), seg6ctl and seg6x-fpmd
 #   make install         install both (module into updates/, depmod)
 #   make dkms-src        the DKMS source tree, /usr/src/seg6x-VERSION (DESTDIR=...)
 #   make dkms-install    register, build and install the module with DKMS for KVER
@@ -45,6 +45,12 @@ module:
 
 tools:
 	$(MAKE) -C tools/seg6ctl
+	$(MAKE) -C tools/fpmd
+
+# seg6x-fpmd alone: not in tools-install (the packages) until it has its
+# manual page and unit.
+fpmd-install:
+	$(MAKE) -C tools/fpmd install DESTDIR=$(DESTDIR)
 
 install: module-install tools-install module-doc-install
 
@@ -139,8 +145,9 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean 2>/dev/null
 	rm -f module/*.o module/*.ko module/*.mod* module/.*.cmd module/Module.symvers module/modules.order
 	$(MAKE) -C tools/seg6ctl clean
+	$(MAKE) -C tools/fpmd clean
 	-$(MAKE) -C tests/unit clean
 	rm -rf build
 
-.PHONY: test lint all module tools install module-install tools-install module-doc-install dkms-src \
+.PHONY: test lint all module tools fpmd-install install module-install tools-install module-doc-install dkms-src \
 	dkms-install dkms-remove check check-all check-debug demo unit bench sparse checkpatch clean

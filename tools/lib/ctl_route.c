@@ -14,6 +14,7 @@
 static struct nla_policy iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_MODE]		= { .type = NLA_U8 },
 	[SEG6X_IPTUN_HMAC_KEYID]	= { .type = NLA_U32 },
+	[SEG6X_IPTUN_OWNER]		= { .type = NLA_U8 },
 };
 
 /*
@@ -87,7 +88,8 @@ static int put_encap(struct nl_msg *msg, const struct ctl_route *r,
 	    nla_put(msg, SEG6X_IPTUN_SEGS, r->nsegs * sizeof(r->segs[0]),
 		    r->segs) < 0 ||
 	    (r->has_hmac &&
-	     nla_put_u32(msg, SEG6X_IPTUN_HMAC_KEYID, r->hmac) < 0))
+	     nla_put_u32(msg, SEG6X_IPTUN_HMAC_KEYID, r->hmac) < 0) ||
+	    (r->owner && nla_put_u8(msg, SEG6X_IPTUN_OWNER, r->owner) < 0))
 		return -EMSGSIZE;
 	nla_nest_end(msg, encap);
 	return 0;
@@ -139,6 +141,8 @@ static int get_encap(struct nlattr *nest, struct ctl_route *r)
 		r->has_hmac = true;
 		r->hmac = nla_get_u32(tb[SEG6X_IPTUN_HMAC_KEYID]);
 	}
+	if (tb[SEG6X_IPTUN_OWNER])
+		r->owner = nla_get_u8(tb[SEG6X_IPTUN_OWNER]);
 	return 0;
 }
 

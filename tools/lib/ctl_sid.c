@@ -68,7 +68,9 @@ static int put_sid(struct nl_msg *msg, const struct ctl_sid *s, bool replace)
 	     nla_put_u8(msg, SEG6X_SID_LBLEN, s->lblen) < 0) ||
 	    (HAS(s, SEG6X_SID_NFLEN) &&
 	     nla_put_u8(msg, SEG6X_SID_NFLEN, s->nflen) < 0) ||
-	    (HAS(s, SEG6X_SID_COUNT) && nla_put_flag(msg, SEG6X_SID_COUNT) < 0))
+	    (HAS(s, SEG6X_SID_COUNT) && nla_put_flag(msg, SEG6X_SID_COUNT) < 0) ||
+	    (HAS(s, SEG6X_SID_OWNER) &&
+	     nla_put_u8(msg, SEG6X_SID_OWNER, s->owner) < 0))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -169,6 +171,8 @@ static int decode(struct nlattr **gtb, struct ctl_sid *s)
 		s->lblen = nla_get_u8(tb[SEG6X_SID_LBLEN]);
 	if (tb[SEG6X_SID_NFLEN])
 		s->nflen = nla_get_u8(tb[SEG6X_SID_NFLEN]);
+	if (tb[SEG6X_SID_OWNER] && nla_len(tb[SEG6X_SID_OWNER]) >= 1)
+		s->owner = nla_get_u8(tb[SEG6X_SID_OWNER]);
 	if (tb[SEG6X_SID_COUNTERS])
 		get_counters(tb[SEG6X_SID_COUNTERS], s);
 	s->dead = tb[SEG6X_SID_DEAD] != NULL;

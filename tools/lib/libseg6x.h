@@ -144,6 +144,7 @@ struct ctl_route {
 	uint32_t hmac;
 	size_t nsegs;
 	struct in6_addr segs[SEG6X_MAX_SEGS];
+	uint8_t owner;			/* SEG6X_OWNER_*; 0 (none) is not sent */
 };
 
 /* Adds @r; with @replace, replaces a route of the same key instead. */
@@ -181,6 +182,7 @@ struct ctl_sid {
 	uint8_t lblen;
 	uint8_t nflen;
 	bool count;
+	uint8_t owner;			/* SEG6X_OWNER_*, with CTL_SID_F(SEG6X_SID_OWNER) */
 	size_t nsegs;
 	struct in6_addr segs[SEG6X_MAX_SEGS];
 	/* get: with count */

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of seg6x-fpmd's FPM reader, decoder and mapping (tools/fpmd)
+ * on the streams FRR 8.4.4's zebra sent in a two-PE lab (data/fpm/, see
+ * its README.md), with a fake kernel side that keeps what it is asked to
+ * install; a replay with a sweep; and a fuzzer of frames derived from the
+ * captures.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "fpm.h"
+#include "fpm_log.h"
+#include "fpm_state.h"
+
+#define VRF10_IFINDEX	4	/* vrf10 in the captures; owns table 10 */
+#define MAX_ENTRIES	64
+
+/* The fake kernel: seg6x's routes and SIDs, and how often it was asked. */
+static struct ctl_route routes[MAX_ENTRIES];
+static struct ctl_sid sids[MAX_ENTRIES];
+static size_t nroutes, nsids, calls, route_dels;
+static bool have_vrf = true;
+
+static int route_find(const struct ctl_route *r)
+{
+	size_t i;
+
+	for (i = 0; i < nroutes; i++)
+		if (routes[i].table == r->table &&
+		    routes[i].dst.len == r->dst.len &&
+		    routes[i].dst.addr.family == r->dst.addr.family &&
+		    !memcmp(routes[i].dst.addr.bytes, r->dst.addr.bytes, 16))
+			return (int)i;
+	return -1;
+}
+
+static int k_route_set(void *arg, const struct ctl_route *r)
+{
+	int i = route_find(r);
+
+	(void)arg;
+	calls++;
+	if (i < 0) {
+		assert_true(nroutes < MAX_ENTRIES);
+		i = (int)nroutes++;
+	}
+	routes[i] = *r;
+	return 0;
+}
+
+static int k_route_del(void *arg, const struct ctl_route *r)
+{
+	int i = route_find(r);
+
+	(void)arg;
+	calls++;
+	route_dels++;
+	if (i < 0)
+		return -ESRCH;
+	routes[i] = routes[--nroutes];
+	return 0;
+}
+
+static int sid_find(const struct in6_addr *p, uint8_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nsids; i++)
+		if (sids[i].len == len && !memcmp(&sids[i].prefix, p, 16))
+			return (int)i;
+	return -1;
+}
+
+static int k_sid_set(void *arg, const struct ctl_sid *s)
+{
+	int i = sid_find(&s->prefix, s->len);
+
+	(void)arg;
+	calls++;
+	if (i < 0) {
+		assert_true(nsids < MAX_ENTRIES);
+		i = (int)nsids++;
+	}
+	sids[i] = *s;
+	return 0;
+}
+
+static int k_sid_del(void *arg, const struct in6_addr *p, uint8_t len)
+{
+	int i = sid_find(p, len);
+
+	(void)arg;
+	calls++;
+	if (i < 0)
+		return -ESRCH;
+	sids[i] = sids[--nsids];
+	return 0;
+}
+
+static int k_route_list(void *arg, struct ctl_route **r, size_t *n)
+{
+	(void)arg;
+	*r = malloc(sizeof(routes));
+	assert_non_null(*r);
+	memcpy(*r, routes, sizeof(routes));
+	*n = nroutes;
+	return 0;
+}
+
+static int k_sid_list(void *arg, struct ctl_sid **s, size_t *n)
+{
+	(void)arg;
+	*s = malloc(sizeof(sids));
+	assert_non_null(*s);
+	memcpy(*s, sids, sizeof(sids));
+	*n = nsids;
+	return 0;
+}
+
+static int k_vrf(void *arg, uint32_t table, uint32_t *ifindex)
+{
+	(void)arg;
+	if (!have_vrf || table != 10)
+		return -ENOENT;
+	*ifindex = VRF10_IFINDEX;
+	return 0;
+}
+
+static const struct fpm_kernel fake = {
+	.route_set = k_route_set, .route_del = k_route_del,
+	.sid_set = k_sid_set, .sid_del = k_sid_del,
+	.route_list = k_route_list, .sid_list = k_sid_list,
+	.vrf_of_table = k_vrf,
+};
+
+static int setup(void **state)
+{
+	nroutes = nsids = calls = route_dels = 0;
+	have_vrf = true;
+	fpm_log_level = -1;
+	*state = fpm_state_new(&fake);
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	fpm_state_free(*state);
+	return 0;
+}
+
+static uint8_t *load(const char *name, size_t *len)
+{
+	static uint8_t buf[8192];
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", DATADIR, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	*len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(*len > 0);
+	return buf;
+}
+
+/* Feeds @len bytes in pieces of @chunk; returns the first error or 0. */
+static int feed(struct fpm_state *st, const uint8_t *p, size_t len,
+		size_t chunk)
+{
+	static struct fpm_reader rd;
+	const uint8_t *msgs;
+	size_t mlen, off = 0;
+	int ret;
+
+	fpm_reader_init(&rd);
+	while (off < len) {
+		size_t n = len - off < chunk ? len - off : chunk;
+
+		assert_int_equal(fpm_reader_feed(&rd, p + off, n), n);
+		off += n;
+		while ((ret = fpm_reader_next(&rd, &msgs, &mlen)) > 0)
+			if (fpm_state_frame(st, msgs, mlen))
+				return -EBADMSG;
+		if (ret < 0)
+			return ret;
+	}
+	return fpm_reader_pending(&rd) ? -EAGAIN : 0;
+}
+
+static void feed_file(struct fpm_state *st, const char *name, size_t chunk)
+{
+	size_t len;
+	const uint8_t *p = load(name, &len);
+
+	assert_int_equal(feed(st, p, len, chunk), 0);
+}
+
+static void in6(const char *s, void *out)
+{
+	assert_int_equal(inet_pton(AF_INET6, s, out), 1);
+}
+
+static void assert_route(int family, const char *dst, unsigned int len,
+			 const char *seg)
+{
+	struct ctl_route want = { .table = 10 };
+	struct in6_addr s;
+	int i;
+
+	want.dst.addr.family = family;
+	want.dst.len = len;
+	assert_int_equal(inet_pton(family, dst, want.dst.addr.bytes), 1);
+	i = route_find(&want);
+	assert_true(i >= 0);
+	in6(seg, &s);
+	assert_int_equal(routes[i].mode, SEG6X_IPTUN_MODE_ENCAP);
+	assert_int_equal(routes[i].nsegs, 1);
+	assert_memory_equal(&routes[i].segs[0], &s, sizeof(s));
+	assert_int_equal(routes[i].oif, 2);		/* r1-r2 */
+	assert_true(routes[i].has_metric);
+	assert_int_equal(routes[i].metric, 20);
+	assert_false(routes[i].has_hmac);
+	assert_false(routes[i].has_via);
+	assert_int_equal(routes[i].owner, SEG6X_OWNER_FPMD);
+}
+
+static void assert_sid(const char *prefix, uint16_t behavior)
+{
+	struct in6_addr p;
+	int i;
+
+	in6(prefix, &p);
+	i = sid_find(&p, 128);
+	assert_true(i >= 0);
+	assert_int_equal(sids[i].behavior, behavior);
+	assert_true(sids[i].attrs & CTL_SID_F(SEG6X_SID_VRF));
+	assert_false(sids[i].attrs & CTL_SID_F(SEG6X_SID_TABLE));
+	assert_int_equal(sids[i].vrf, VRF10_IFINDEX);
+	assert_int_equal(sids[i].owner, SEG6X_OWNER_FPMD);
+	assert_true(sids[i].attrs & CTL_SID_F(SEG6X_SID_OWNER));
+}
+
+/* What every capture ends with at r1 (the dumps' final state). */
+static void assert_r1(void)
+{
+	assert_int_equal(nsids, 2);
+	assert_sid("2001:db8:1:1:100::", SEG6X_BEHAVIOR_END_DT4);
+	assert_sid("2001:db8:1:1:200::", SEG6X_BEHAVIOR_END_DT6);
+	assert_int_equal(nroutes, 2);
+	assert_route(AF_INET, "192.168.2.0", 24, "2001:db8:2:2:100::");
+	assert_route(AF_INET6, "2001:db8:c2::", 64, "2001:db8:2:2:200::");
+}
+
+static const char *const kernels[] = { "6.1.0-57-amd64", "6.12.95+deb12-amd64" };
+
+static void capture(char *buf, size_t size, const char *kernel,
+		    const char *what)
+{
+	snprintf(buf, size, "fpm-capture-%s-%s.bin", kernel, what);
+}
+
+/* Next hop objects; 192.168.2.0/24 withdrawn (a delete) and restored. */
+static void test_nhg(void **state)
+{
+	char name[128];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		teardown(state);
+		setup(state);
+		capture(name, sizeof(name), kernels[k], "nhg");
+		feed_file(*state, name, 1 << 16);
+		assert_r1();
+		assert_int_equal(route_dels, 1);
+		/* 2 SIDs, 2 routes, the route again after its delete */
+		assert_int_equal(calls, 6);
+	}
+}
+
+/* Encaps inline; IPv4 through 169.254.0.1 onlink, not carried over. */
+static void test_nonhg(void **state)
+{
+	char name[128];
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		teardown(state);
+		setup(state);
+		capture(name, sizeof(name), kernels[k], "nonhg");
+		feed_file(*state, name, 1 << 16);
+		assert_r1();
+		assert_int_equal(route_dels, 2);
+	}
+}
+
+/* A stream read a byte at a time decodes the same. */
+static void test_pieces(void **state)
+{
+	feed_file(*state, "fpm-capture-6.1.0-57-amd64-nhg.bin", 1);
+	assert_r1();
+	assert_int_equal(calls, 6);
+}
+
+/*
+ * zebra restarted: the replay (new next hop ids) installs the same, and
+ * the sweep removes the daemon's stale entries only, never another
+ * owner's.
+ */
+static void test_replay_sweep(void **state)
+{
+	struct ctl_route manual = { .table = 10, .nsegs = 1, .owner = 0 };
+	struct ctl_route stale;
+	struct ctl_sid stale_sid = { .len = 128, .owner = SEG6X_OWNER_FPMD };
+	struct ctl_sid hand_sid = { .len = 128 };
+
+	feed_file(*state, "fpm-capture-6.1.0-57-amd64-nhg.bin", 1 << 16);
+	manual.dst.addr.family = AF_INET;
+	manual.dst.len = 24;
+	inet_pton(AF_INET, "192.168.7.0", manual.dst.addr.bytes);
+	stale = manual;
+	stale.owner = SEG6X_OWNER_FPMD;
+	inet_pton(AF_INET, "192.168.3.0", stale.dst.addr.bytes);
+	in6("2001:db8:1:1:300::", &stale_sid.prefix);
+	in6("2001:db8:1:1:400::", &hand_sid.prefix);
+	k_route_set(NULL, &manual);
+	k_route_set(NULL, &stale);
+	k_sid_set(NULL, &stale_sid);
+	k_sid_set(NULL, &hand_sid);
+
+	fpm_state_reset(*state);
+	feed_file(*state, "fpm-capture-6.1.0-57-amd64-restart.bin", 1 << 16);
+	assert_int_equal(fpm_state_sweep(*state), 2);
+	assert_int_equal(nroutes, 3);
+	assert_true(route_find(&manual) >= 0);
+	assert_true(route_find(&stale) < 0);
+	assert_int_equal(nsids, 3);
+	assert_true(sid_find(&hand_sid.prefix, 128) >= 0);
+	assert_true(sid_find(&stale_sid.prefix, 128) < 0);
+	nsids--;	/* the one by hand: the rest is r1's */
+	nroutes--;
+	assert_sid("2001:db8:1:1:100::", SEG6X_BEHAVIOR_END_DT4);
+	assert_route(AF_INET6, "2001:db8:c2::", 64, "2001:db8:2:2:200::");
+	/* Again: nothing stale left. */
+	nsids++;
+	nroutes++;
+	assert_int_equal(fpm_state_sweep(*state), 0);
+}
+
+/* An End.DT4 whose VRF device is not there yet waits, then appears. */
+static void test_pending_vrf(void **state)
+{
+	have_vrf = false;
+	feed_file(*state, "fpm-capture-6.1.0-57-amd64-nonhg.bin", 1 << 16);
+	/* End.DT6 (SEG6_LOCAL_TABLE) falls back to the table itself. */
+	assert_int_equal(nsids, 1);
+	assert_int_equal(sids[0].behavior, SEG6X_BEHAVIOR_END_DT6);
+	assert_int_equal(sids[0].table, 10);
+	assert_int_equal(fpm_state_pending(*state), 1);
+	assert_int_equal(fpm_state_retry(*state), 1);
+	have_vrf = true;
+	assert_int_equal(fpm_state_retry(*state), 0);
+	assert_int_equal(nsids, 2);
+	assert_sid("2001:db8:1:1:100::", SEG6X_BEHAVIOR_END_DT4);
+}
+
+/* The frames of a capture: offsets of each in @off, their count. */
+static size_t frames(const uint8_t *p, size_t len, size_t *off, size_t max)
+{
+	size_t n = 0, o = 0;
+
+	while (o + 4 <= len && n < max) {
+		off[n++] = o;
+		o += (size_t)p[o + 2] << 8 | p[o + 3];
+	}
+	return n;
+}
+
+/* RTM_DELROUTE + RTM_NEWROUTE in one frame: an update, as zebra sends. */
+static void test_del_new_one_frame(void **state)
+{
+	size_t len, off[32], n, a, b;
+	const uint8_t *p = load("fpm-capture-6.1.0-57-amd64-nhg.bin", &len);
+	uint8_t frame[512];
+
+	n = frames(p, len, off, 32);
+	assert_int_equal(n, 20);
+	/* all but the last two (the delete and the new route) */
+	assert_int_equal(feed(*state, p, off[18], 1 << 16), 0);
+	assert_r1();
+	a = off[19] - off[18] - 4;
+	b = len - off[19] - 4;
+	frame[0] = 1;
+	frame[1] = 1;
+	frame[2] = (uint8_t)((4 + a + b) >> 8);
+	frame[3] = (uint8_t)(4 + a + b);
+	memcpy(frame + 4, p + off[18] + 4, a);
+	memcpy(frame + 4 + a, p + off[19] + 4, b);
+	calls = 0;
+	assert_int_equal(feed(*state, frame, 4 + a + b, 1 << 16), 0);
+	assert_int_equal(calls, 2);	/* removed, installed again */
+	assert_r1();
+}
+
+static size_t put_attr(uint8_t *p, uint16_t type, const void *data,
+		       size_t len)
+{
+	struct nlattr h = { .nla_len = (uint16_t)(4 + len), .nla_type = type };
+
+	memcpy(p, &h, 4);
+	memcpy(p + 4, data, len);
+	return (4 + len + 3) & ~(size_t)3;
+}
+
+/* Two segments (reversed in the SRH) and an HMAC TLV, inline. */
+static void test_segments_hmac(void **state)
+{
+	uint8_t srh[4 + 8 + 32 + 40] = { 0 }, enc[256], msg[512];
+	struct rtmsg rtm = { .rtm_family = AF_INET6, .rtm_dst_len = 64,
+			     .rtm_table = 10, .rtm_type = RTN_UNICAST };
+	struct nlmsghdr h = { .nlmsg_type = RTM_NEWROUTE };
+	uint32_t mode = 1, oif = 2, keyid = htonl(7);
+	uint16_t type = 5;	/* LWTUNNEL_ENCAP_SEG6 */
+	struct in6_addr dst, s1, s2;
+	size_t elen, mlen;
+	int i;
+
+	in6("2001:db8:c9::", &dst);
+	in6("2001:db8:a::1", &s1);	/* first on the path */
+	in6("2001:db8:b::1", &s2);
+	memcpy(srh, &mode, 4);
+	srh[5] = 9;			/* hdrlen: (8 + 32 + 40) / 8 - 1 */
+	srh[6] = 4;
+	srh[7] = 1;			/* segments left */
+	srh[8] = 1;			/* last entry */
+	srh[9] = 0x08;			/* SR6_FLAG1_HMAC */
+	memcpy(srh + 12, &s2, 16);	/* segments[0]: the last */
+	memcpy(srh + 28, &s1, 16);
+	srh[44] = 5;			/* SR6_TLV_HMAC */
+	srh[45] = 38;
+	memcpy(srh + 48, &keyid, 4);
+	elen = put_attr(enc, 1, srh, sizeof(srh));	/* SEG6_IPTUNNEL_SRH */
+	mlen = NLMSG_SPACE(sizeof(rtm));
+	memcpy(msg + NLMSG_HDRLEN, &rtm, sizeof(rtm));
+	mlen += put_attr(msg + mlen, RTA_DST, &dst, 16);
+	mlen += put_attr(msg + mlen, RTA_OIF, &oif, 4);
+	mlen += put_attr(msg + mlen, RTA_ENCAP_TYPE, &type, 2);
+	mlen += put_attr(msg + mlen, RTA_ENCAP | NLA_F_NESTED, enc, elen);
+	h.nlmsg_len = (uint32_t)mlen;
+	memcpy(msg, &h, sizeof(h));
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(nroutes, 1);
+	assert_int_equal(routes[0].nsegs, 2);
+	assert_memory_equal(&routes[0].segs[0], &s1, 16);
+	assert_memory_equal(&routes[0].segs[1], &s2, 16);
+	assert_true(routes[0].has_hmac);
+	assert_int_equal(routes[0].hmac, 7);
+	/* The same again: nothing to do. A TLV one byte too long overruns
+	 * the SRH: the message fails whole, nothing applied.
+	 */
+	calls = 0;
+	for (i = 0; i < 2; i++) {
+		srh[45] = i ? 39 : 38;
+		elen = put_attr(enc, 1, srh, sizeof(srh));
+		memcpy(msg + mlen - elen, enc, elen);
+		assert_int_equal(fpm_state_frame(*state, msg, mlen),
+				 i ? -EBADMSG : 0);
+	}
+	assert_int_equal(calls, 0);
+	assert_int_equal(nroutes, 1);
+}
+
+static uint32_t rnd_state = 20261206;
+
+static uint32_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;	/* xorshift32: the same run each time */
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state;
+}
+
+/* One frame of a capture, broken in one of several ways, into @buf. */
+static size_t mutate(const uint8_t *p, size_t flen, uint8_t *buf)
+{
+	size_t len = flen, i, n;
+
+	memcpy(buf, p, flen);
+	switch (rnd() % 5) {
+	case 0:		/* truncated, the header told (attributes overrun) */
+		len = 4 + rnd() % (flen - 3);
+		buf[2] = (uint8_t)(len >> 8);
+		buf[3] = (uint8_t)len;
+		break;
+	case 1:		/* bits flipped */
+		for (n = 1 + rnd() % 8; n; n--)
+			buf[rnd() % flen] ^= (uint8_t)(1u << (rnd() % 8));
+		break;
+	case 2:		/* a length that lies: any 16-bit field */
+		i = (rnd() % (flen / 2)) * 2;
+		buf[i] = (uint8_t)rnd();
+		buf[i + 1] = (uint8_t)rnd();
+		break;
+	case 3:		/* the frame's own length */
+		n = rnd() % 0x10000;
+		buf[2] = (uint8_t)(n >> 8);
+		buf[3] = (uint8_t)n;
+		break;
+	default:	/* random bytes after a good header */
+		for (i = 4 + rnd() % (flen - 4); i < flen; i++)
+			buf[i] = (uint8_t)rnd();
+	}
+	return len;
+}
+
+/* Feeds one frame; a frame refused must have changed nothing. */
+static void fuzz_one(struct fpm_state *st, const uint8_t *buf, size_t len)
+{
+	static struct fpm_reader rd;
+	const uint8_t *msgs;
+	size_t mlen, before;
+	int ret;
+
+	fpm_reader_init(&rd);
+	fpm_reader_feed(&rd, buf, len);
+	while ((ret = fpm_reader_next(&rd, &msgs, &mlen)) > 0) {
+		before = calls;
+		if (fpm_state_frame(st, msgs, mlen)) {
+			assert_int_equal(calls, before);
+			break;
+		}
+	}
+}
+
+/* 10,000 broken frames derived from the captures: no crash, no half. */
+static void test_fuzz(void **state)
+{
+	static const char *const what[] = { "nhg", "nonhg", "restart" };
+	static uint8_t bufs[6][8192], buf[8192];
+	size_t lens[6], offs[6][32], nfr[6], i, c, f, end, len;
+
+	for (c = 0; c < 6; c++) {
+		char name[128];
+		const uint8_t *p;
+
+		capture(name, sizeof(name), kernels[c / 3], what[c % 3]);
+		p = load(name, &lens[c]);
+		memcpy(bufs[c], p, lens[c]);
+		nfr[c] = frames(bufs[c], lens[c], offs[c], 32);
+	}
+	for (i = 0; i < 10000; i++) {
+		c = rnd() % 6;
+		f = rnd() % nfr[c];
+		end = f + 1 < nfr[c] ? offs[c][f + 1] : lens[c];
+		len = mutate(bufs[c] + offs[c][f], end - offs[c][f], buf);
+		fuzz_one(*state, buf, len);
+		if (i % 16 == 15) {	/* the fake kernel holds 64 of each */
+			fpm_state_reset(*state);
+			nroutes = nsids = 0;
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_nhg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nonhg, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pieces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_sweep, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending_vrf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_del_new_one_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_segments_hmac, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

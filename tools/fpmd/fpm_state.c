@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: GPL-2.0
+/* zebra's routes and next hops, and what they became: see fpm_state.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "fpm.h"
+#include "fpm_log.h"
+#include "fpm_state.h"
+
+#define RT_BUCKETS	4096
+#define NH_BUCKETS	1024
+
+struct nh_ent {
+	struct nh_ent *next;
+	struct fpm_nexthop nh;
+};
+
+/* Zeroed before filling: hashed and compared as bytes. */
+struct rt_key {
+	int family;
+	uint32_t table;
+	uint32_t len;
+	uint8_t addr[16];
+};
+
+/* A route zebra sent that is, or may become, seg6x's. */
+struct rt_ent {
+	struct rt_ent *next;
+	struct rt_key key;
+	uint8_t type;
+	bool has_metric;
+	uint32_t metric;
+	uint32_t nh_id;
+	struct fpm_want *want;	/* NULL: nothing of seg6x's */
+	bool installed;		/* want is in the kernel */
+};
+
+struct fpm_state {
+	struct fpm_kernel k;
+	struct rt_ent *rt[RT_BUCKETS];
+	struct nh_ent *nh[NH_BUCKETS];
+	bool unresolved;	/* a route named a next hop not sent yet */
+	struct fpm_msg msg;	/* the message being applied */
+};
+
+static uint32_t hash(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (len--)
+		h = (h ^ *b++) * 16777619u;
+	return h;
+}
+
+struct fpm_state *fpm_state_new(const struct fpm_kernel *k)
+{
+	struct fpm_state *st = calloc(1, sizeof(*st));
+
+	if (st)
+		st->k = *k;
+	return st;
+}
+
+static void forget(struct fpm_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < RT_BUCKETS; i++)
+		while (st->rt[i]) {
+			struct rt_ent *e = st->rt[i];
+
+			st->rt[i] = e->next;
+			free(e->want);
+			free(e);
+		}
+	for (i = 0; i < NH_BUCKETS; i++)
+		while (st->nh[i]) {
+			struct nh_ent *e = st->nh[i];
+
+			st->nh[i] = e->next;
+			free(e);
+		}
+	st->unresolved = false;
+}
+
+void fpm_state_free(struct fpm_state *st)
+{
+	if (!st)
+		return;
+	forget(st);
+	free(st);
+}
+
+void fpm_state_reset(struct fpm_state *st)
+{
+	forget(st);
+}
+
+static struct nh_ent **nh_slot(struct fpm_state *st, uint32_t id)
+{
+	struct nh_ent **pp = &st->nh[hash(&id, sizeof(id)) % NH_BUCKETS];
+
+	while (*pp && (*pp)->nh.id != id)
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static struct fpm_nexthop *nh_find(struct fpm_state *st, uint32_t id)
+{
+	struct nh_ent *e = *nh_slot(st, id);
+
+	return e ? &e->nh : NULL;
+}
+
+static struct rt_ent **rt_slot(struct fpm_state *st, const struct rt_key *key)
+{
+	struct rt_ent **pp = &st->rt[hash(key, sizeof(*key)) % RT_BUCKETS];
+
+	while (*pp && memcmp(&(*pp)->key, key, sizeof(*key)))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void make_key(const struct inet_prefix *dst, uint32_t table,
+		     struct rt_key *key)
+{
+	memset(key, 0, sizeof(*key));
+	key->family = dst->addr.family;
+	key->table = table;
+	key->len = dst->len;
+	memcpy(key->addr, dst->addr.bytes, inet_addr_len(dst->addr.family));
+}
+
+static bool is_srv6(const struct fpm_path *p)
+{
+	return p->encap.kind == FPM_ENCAP_SEG6 ||
+	       p->encap.kind == FPM_ENCAP_SEG6_LOCAL;
+}
+
+/*
+ * The next hop a route through object @id takes: the object's, or for a
+ * group its first member with an SRv6 encap (a seg6x route has one
+ * path). NULL if there is none yet.
+ */
+static const struct fpm_path *resolve(struct fpm_state *st, uint32_t id)
+{
+	struct fpm_nexthop *nh = nh_find(st, id), *m;
+	size_t i;
+
+	if (!nh) {
+		st->unresolved = true;
+		return NULL;
+	}
+	if (!nh->ngroup)
+		return &nh->path;
+	for (i = 0; i < nh->ngroup; i++) {
+		m = nh_find(st, nh->group[i].id);
+		if (m && is_srv6(&m->path)) {
+			if (nh->ngroup > 1)
+				fpm_log(LOG_WARNING, "nexthop group %u: seg6x routes take one path, using nexthop %u of %zu",
+					id, m->id, nh->ngroup);
+			return &m->path;
+		}
+	}
+	return NULL;
+}
+
+static int install(struct fpm_state *st, const struct fpm_want *w)
+{
+	if (w->kind == FPM_WANT_ROUTE)
+		return st->k.route_set(st->k.arg, &w->route);
+	if (w->kind == FPM_WANT_SID)
+		return st->k.sid_set(st->k.arg, &w->sid);
+	return 0;
+}
+
+static int uninstall(struct fpm_state *st, const struct fpm_want *w)
+{
+	if (w->kind == FPM_WANT_ROUTE)
+		return st->k.route_del(st->k.arg, &w->route);
+	if (w->kind == FPM_WANT_SID)
+		return st->k.sid_del(st->k.arg, &w->sid.prefix, w->sid.len);
+	return 0;
+}
+
+static bool same_want(const struct fpm_want *a, const struct fpm_want *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == FPM_WANT_ROUTE)
+		return !memcmp(&a->route, &b->route, sizeof(a->route));
+	return a->vrftable == b->vrftable &&
+	       !memcmp(&a->sid, &b->sid, sizeof(a->sid));
+}
+
+/* Whether @b replaces @a in place (same route key, or same SID). */
+static bool same_slot(const struct fpm_want *a, const struct fpm_want *b)
+{
+	if (a->kind == FPM_WANT_SID)
+		return b->kind == FPM_WANT_SID;
+	return a->kind == FPM_WANT_ROUTE && b->kind == FPM_WANT_ROUTE &&
+	       a->route.has_metric == b->route.has_metric &&
+	       a->route.metric == b->route.metric &&
+	       a->route.oif == b->route.oif;
+}
+
+static void report(const struct rt_ent *e, const char *what, int err)
+{
+	struct inet_prefix p = { .addr.family = e->key.family,
+				 .len = e->key.len };
+	char name[80];
+
+	memcpy(p.addr.bytes, e->key.addr, sizeof(p.addr.bytes));
+	fpm_prefix_str(&p, e->key.table, name, sizeof(name));
+	if (err)
+		fpm_log(LOG_ERR, "%s: %s failed: %s", name, what, strerror(-err));
+	else
+		fpm_log(LOG_DEBUG, "%s: %s", name, what);
+}
+
+/* Makes what @e is in seg6x @w (NULL: nothing). */
+static void set_want(struct fpm_state *st, struct rt_ent *e,
+		     const struct fpm_want *w)
+{
+	static const struct fpm_want none = { .kind = FPM_WANT_NONE };
+	struct fpm_want *old = e->want;
+	int err;
+
+	if (!w)
+		w = &none;
+	if (old && e->installed && same_want(old, w))
+		return;
+	if (old && e->installed && !same_slot(old, w)) {
+		err = uninstall(st, old);
+		report(e, "removed", err);
+	}
+	e->installed = false;
+	if (w->kind == FPM_WANT_NONE) {
+		free(old);
+		e->want = NULL;
+		return;
+	}
+	if (!old)
+		old = malloc(sizeof(*old));
+	if (!old) {
+		fpm_log(LOG_ERR, "out of memory");
+		e->want = NULL;
+		return;
+	}
+	*old = *w;
+	e->want = old;
+	if (w->kind == FPM_WANT_PENDING)
+		return report(e, "waits for the VRF device of its table", 0);
+	err = install(st, w);
+	e->installed = !err;
+	report(e, "installed", err);
+}
+
+/* Maps @e again through @p (NULL: no next hop). */
+static void evaluate(struct fpm_state *st, struct rt_ent *e,
+		     const struct fpm_path *p)
+{
+	static struct fpm_route r;
+	static struct fpm_want w;
+
+	r.dst.addr.family = e->key.family;
+	memcpy(r.dst.addr.bytes, e->key.addr, sizeof(r.dst.addr.bytes));
+	r.dst.len = e->key.len;
+	r.table = e->key.table;
+	r.type = e->type;
+	r.has_metric = e->has_metric;
+	r.metric = e->metric;
+	fpm_map(&r, p, st->k.vrf_of_table, st->k.arg, &w);
+	set_want(st, e, &w);
+}
+
+static void rt_drop(struct rt_ent **pp)
+{
+	struct rt_ent *e = *pp;
+
+	*pp = e->next;
+	free(e->want);
+	free(e);
+}
+
+/* An inline route's path: its first SRv6 one. */
+static const struct fpm_path *inline_path(const struct fpm_route *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npaths; i++)
+		if (is_srv6(&r->paths[i])) {
+			if (r->npaths > 1)
+				fpm_log(LOG_WARNING, "multipath route: seg6x routes take one path, using path %zu of %zu",
+					i + 1, r->npaths);
+			return &r->paths[i];
+		}
+	return NULL;
+}
+
+static void new_route(struct fpm_state *st, const struct fpm_route *r)
+{
+	const struct fpm_path *p;
+	struct rt_key key;
+	struct rt_ent **pp, *e;
+
+	make_key(&r->dst, r->table, &key);
+	pp = rt_slot(st, &key);
+	p = r->nh_id ? resolve(st, r->nh_id) : inline_path(r);
+	if (!r->nh_id && !p) {
+		/* Nothing of seg6x's, and nothing that can change that. */
+		if (*pp) {
+			set_want(st, *pp, NULL);
+			rt_drop(pp);
+		}
+		return;
+	}
+	if (!*pp) {
+		*pp = calloc(1, sizeof(**pp));
+		if (!*pp)
+			return fpm_log(LOG_ERR, "out of memory");
+		(*pp)->key = key;
+	}
+	e = *pp;
+	e->type = r->type;
+	e->has_metric = r->has_metric;
+	e->metric = r->metric;
+	e->nh_id = r->nh_id;
+	evaluate(st, e, p);
+}
+
+static void del_route(struct fpm_state *st, const struct fpm_route *r)
+{
+	struct rt_key key;
+	struct rt_ent **pp;
+
+	make_key(&r->dst, r->table, &key);
+	pp = rt_slot(st, &key);
+	if (!*pp)
+		return;
+	set_want(st, *pp, NULL);
+	rt_drop(pp);
+}
+
+/* Whether a route through object @nh_id goes through object @id. */
+static bool uses(struct fpm_state *st, uint32_t nh_id, uint32_t id)
+{
+	struct fpm_nexthop *nh;
+	size_t i;
+
+	if (nh_id == id)
+		return true;
+	nh = nh_find(st, nh_id);
+	for (i = 0; nh && i < nh->ngroup; i++)
+		if (nh->group[i].id == id)
+			return true;
+	return false;
+}
+
+/* Every route through next hop object @id, mapped again. */
+static void nexthop_changed(struct fpm_state *st, uint32_t id)
+{
+	struct rt_ent *e;
+	size_t i;
+
+	for (i = 0; i < RT_BUCKETS; i++)
+		for (e = st->rt[i]; e; e = e->next)
+			if (e->nh_id && uses(st, e->nh_id, id))
+				evaluate(st, e, resolve(st, e->nh_id));
+}
+
+static void new_nexthop(struct fpm_state *st, const struct fpm_nexthop *nh)
+{
+	struct nh_ent **pp = nh_slot(st, nh->id);
+	bool known = *pp;
+
+	if (!known) {
+		*pp = calloc(1, sizeof(**pp));
+		if (!*pp)
+			return fpm_log(LOG_ERR, "out of memory");
+	}
+	(*pp)->nh = *nh;
+	(*pp)->next = known ? (*pp)->next : NULL;
+	if (known || st->unresolved)
+		nexthop_changed(st, nh->id);
+}
+
+static void del_nexthop(struct fpm_state *st, uint32_t id)
+{
+	struct nh_ent **pp = nh_slot(st, id), *e = *pp;
+
+	if (!e)
+		return;
+	*pp = e->next;
+	free(e);
+	nexthop_changed(st, id);
+}
+
+static void log_notes(const struct fpm_msg *m)
+{
+	char buf[128];
+	size_t i;
+
+	for (i = 0; i < m->nnotes; i++)
+		fpm_log(LOG_NOTICE, "ignored: %s",
+			fpm_note_name(&m->notes[i], buf, sizeof(buf)));
+}
+
+static void apply(struct fpm_state *st, const struct fpm_msg *m)
+{
+	log_notes(m);
+	if (m->ignored)
+		return;
+	switch (m->type) {
+	case RTM_NEWROUTE:
+		return new_route(st, &m->route);
+	case RTM_DELROUTE:
+		return del_route(st, &m->route);
+	case RTM_NEWNEXTHOP:
+		return new_nexthop(st, &m->nh);
+	case RTM_DELNEXTHOP:
+		return del_nexthop(st, m->nh.id);
+	}
+}
+
+/* Decodes each message of @msgs; with @doit, applies it too. */
+static int each_msg(struct fpm_state *st, const uint8_t *msgs, size_t len,
+		    bool doit)
+{
+	size_t off = 0, step;
+	struct nlmsghdr h;
+
+	while (off < len) {
+		memcpy(&h, msgs + off, sizeof(h));
+		if (fpm_decode(msgs + off, len - off, &st->msg))
+			return -EBADMSG;
+		if (doit)
+			apply(st, &st->msg);
+		step = NLMSG_ALIGN((size_t)h.nlmsg_len);
+		off += step < len - off ? step : len - off;
+	}
+	return 0;
+}
+
+int fpm_state_frame(struct fpm_state *st, const uint8_t *msgs, size_t len)
+{
+	if (fpm_check_msgs(msgs, len) || each_msg(st, msgs, len, false))
+		return -EBADMSG;
+	return each_msg(st, msgs, len, true);
+}
+
+/* Whether this state installed route @r (same table and prefix). */
+static bool have_route(struct fpm_state *st, const struct ctl_route *r)
+{
+	struct rt_key key;
+	struct rt_ent *e;
+
+	make_key(&r->dst, r->table, &key);
+	e = *rt_slot(st, &key);
+	return e && e->installed && e->want->kind == FPM_WANT_ROUTE;
+}
+
+static bool have_sid(struct fpm_state *st, const struct ctl_sid *s)
+{
+	struct rt_ent *e;
+	size_t i;
+
+	for (i = 0; i < RT_BUCKETS; i++)
+		for (e = st->rt[i]; e; e = e->next)
+			if (e->installed && e->want->kind == FPM_WANT_SID &&
+			    e->want->sid.len == s->len &&
+			    !memcmp(&e->want->sid.prefix, &s->prefix,
+				    sizeof(s->prefix)))
+				return true;
+	return false;
+}
+
+static int sweep_routes(struct fpm_state *st)
+{
+	struct ctl_route *r;
+	size_t n, i;
+	int err = st->k.route_list(st->k.arg, &r, &n), gone = 0;
+
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (r[i].owner != SEG6X_OWNER_FPMD || have_route(st, &r[i]))
+			continue;
+		err = st->k.route_del(st->k.arg, &r[i]);
+		if (err)
+			break;
+		gone++;
+	}
+	free(r);
+	return err ? err : gone;
+}
+
+static int sweep_sids(struct fpm_state *st)
+{
+	struct ctl_sid *s;
+	size_t n, i;
+	int err = st->k.sid_list(st->k.arg, &s, &n), gone = 0;
+
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		if (s[i].owner != SEG6X_OWNER_FPMD || have_sid(st, &s[i]))
+			continue;
+		err = st->k.sid_del(st->k.arg, &s[i].prefix, s[i].len);
+		if (err)
+			break;
+		gone++;
+	}
+	free(s);
+	return err ? err : gone;
+}
+
+int fpm_state_sweep(struct fpm_state *st)
+{
+	int routes = sweep_routes(st), sids;
+
+	if (routes < 0)
+		return routes;
+	sids = sweep_sids(st);
+	return sids < 0 ? sids : routes + sids;
+}
+
+static size_t pending(const struct fpm_state *st, struct fpm_state *retry)
+{
+	const struct rt_ent *e;
+	size_t i, n = 0;
+
+	for (i = 0; i < RT_BUCKETS; i++)
+		for (e = st->rt[i]; e; e = e->next) {
+			struct fpm_want *w = e->want;
+			int err;
+
+			if (!w || w->kind != FPM_WANT_PENDING)
+				continue;
+			if (!retry || !fpm_map_resolve(w, retry->k.vrf_of_table,
+						       retry->k.arg)) {
+				n++;
+				continue;
+			}
+			err = install(retry, w);
+			((struct rt_ent *)e)->installed = !err;
+			report(e, "installed", err);
+		}
+	return n;
+}
+
+size_t fpm_state_retry(struct fpm_state *st)
+{
+	return pending(st, st);
+}
+
+size_t fpm_state_pending(const struct fpm_state *st)
+{
+	return pending(st, NULL);
+}
