@@ -240,6 +240,26 @@ static void test_add_full(void **state)
 	inet_pton(AF_INET6, "2001:db8::2", &segs[1]);
 	assert_int_equal(nla_len(attr(encap, SEG6X_IPTUN_SEGS)), sizeof(segs));
 	assert_memory_equal(nla_data(encap[SEG6X_IPTUN_SEGS]), segs, sizeof(segs));
+	assert_null(encap[SEG6X_IPTUN_OWNER]);
+}
+
+/* owner: by name or number, sent in the encap; 0 is "none", not sent. */
+static void test_add_owner(void **state)
+{
+	struct nlattr *tb[RTA_MAX + 1], *encap[SEG6X_IPTUN_MAX + 1];
+
+	(void)state;
+	assert_int_equal(run("add fc00::/64 mode encap segs 2001:db8::1 dev lo "
+			     "owner fpmd"), EXIT_OK);
+	parse_sent(0, RTM_NEWROUTE, tb);
+	assert_int_equal(nla_parse_nested(encap, SEG6X_IPTUN_MAX, tb[RTA_ENCAP], NULL), 0);
+	assert_int_equal(nla_get_u8(attr(encap, SEG6X_IPTUN_OWNER)),
+			 SEG6X_OWNER_FPMD);
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev lo "
+				   "owner 256"), EXIT_USAGE);
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev lo "
+				   "owner zebra"), EXIT_USAGE);
+	assert_int_equal(nsent, 1);
 }
 
 static void test_add_ipv4_minimal(void **state)
@@ -615,6 +635,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_segment_limits, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
+		cmocka_unit_test_teardown(test_add_owner, teardown),
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
 	};
 

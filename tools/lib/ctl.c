@@ -251,3 +251,28 @@ int ctl_stats_reset(struct ctl *c)
 {
 	return request(c, SEG6X_CMD_STATS_RESET, 0, NULL, NULL);
 }
+
+/* SEG6X_OWNER_*: the programs seg6ctl knows by name. */
+const char *ctl_owner_name(unsigned int owner)
+{
+	return owner == SEG6X_OWNER_FPMD ? "fpmd" : NULL;
+}
+
+int ctl_owner_lookup(const char *name, uint8_t *owner)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(name, "fpmd")) {
+		*owner = SEG6X_OWNER_FPMD;
+		return 0;
+	}
+	if (*name < '0' || *name > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(name, &end, 0);
+	if (errno || *end || v > SEG6X_OWNER_MAX)
+		return -1;
+	*owner = (uint8_t)v;
+	return 0;
+}

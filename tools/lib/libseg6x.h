@@ -198,6 +198,9 @@ struct ctl_sid {
  * needs or takes is the kernel's to check: ctl_sid_set() fails with its
  * extended ack.
  */
+/* SEG6X_OWNER_* by name ("fpmd") or number (0..255): 0, or -1. */
+const char *ctl_owner_name(unsigned int owner);	/* NULL: no name */
+int ctl_owner_lookup(const char *name, uint8_t *owner);
 const char *ctl_behavior_name(unsigned int behavior);
 int ctl_behavior_lookup(const char *name);
 

@@ -25,13 +25,14 @@
 static const char usage[] =
 	"Usage: seg6ctl route { add | replace } PREFIX mode { encap | inline }\n"
 	"                     segs SEG[,SEG...] [hmac KEYID] dev IFNAME\n"
-	"                     [via NEXTHOP] [table ID] [metric N]\n"
+	"                     [via NEXTHOP] [table ID] [metric N] [owner OWNER]\n"
 	"       seg6ctl route { del | delete } PREFIX [dev IFNAME] [table ID]\n"
 	"                     [metric N]\n"
 	"       seg6ctl route { show | list } [table { ID | all } | all]\n"
 	"       seg6ctl route flush [table { ID | all } | all]\n"
 	"PREFIX := { ADDRESS[/LENGTH] | default }, IPv6 or IPv4; default is ::/0\n"
 	"SEG := IPv6 address; at most 64 segments, or 14 with hmac\n"
+	"OWNER := { fpmd | 0..255 }, the program that installs the route\n"
 	"ID := { main | local | default | NAME | 1..4294967295 }, main if not\n"
 	"      given; NAME from /etc/iproute2/rt_tables\n"
 	"\"encap seg6 mode ...\" (as ip route writes it) is \"mode ...\".\n";
@@ -46,6 +47,7 @@ enum route_key {
 	KEY_VIA,
 	KEY_TABLE,
 	KEY_METRIC,
+	KEY_OWNER,
 	NR_KEYS,
 };
 
@@ -58,6 +60,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_VIA]	= "via",
 	[KEY_TABLE]	= "table",
 	[KEY_METRIC]	= "metric",
+	[KEY_OWNER]	= "owner",
 };
 
 #define KEYS_ADD	((1u << NR_KEYS) - 1)
@@ -187,6 +190,9 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 			return status;
 		r->has_metric = true;
 	}
+	if (val[KEY_OWNER] && ctl_owner_lookup(val[KEY_OWNER], &r->owner))
+		return usage_error("route", "invalid owner \"%s\" (fpmd or 0..255)",
+				   val[KEY_OWNER]);
 	*dev = val[KEY_DEV];
 	return EXIT_OK;
 }
@@ -296,6 +302,10 @@ static void print_one(struct json_writer *jw, const struct ctl_route *r)
 	/* As ip names them, and as "table" reads them back (save). */
 	out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
 	out_uint(&o, "metric", r->metric);
+	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
+	if (r->owner)
+		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
+							r->owner, mode));
 	out_end(&o);
 }
 

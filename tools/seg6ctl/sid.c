@@ -27,6 +27,7 @@
 static const char usage[] =
 	"Usage: seg6ctl sid { add | replace } SID[/LEN] behavior BEHAVIOR [ARGS]\n"
 	"                   [flavors FLV[,FLV...] [lblen N] [nflen N]] [count]\n"
+	"                   [owner OWNER]\n"
 	"       seg6ctl sid { del | delete } SID[/LEN]\n"
 	"       seg6ctl sid { show | list } [SID[/LEN]]\n"
 	"       seg6ctl sid flush\n"
@@ -38,6 +39,7 @@ static const char usage[] =
 	"                 { End.B6.Encaps | End.B6.Encaps.Red } segs SEG[,SEG...]\n"
 	"                 [hmac KEYID]\n"
 	"FLV := { psp | usp | usd | next-csid }, with End, End.X and End.T\n"
+	"OWNER := { fpmd | 0..255 }, the program that installs the SID\n"
 	"LEN := 1..128, 128 if not given\n";
 
 enum sid_key {
@@ -52,6 +54,7 @@ enum sid_key {
 	KEY_FLAVORS,
 	KEY_LBLEN,
 	KEY_NFLEN,
+	KEY_OWNER,
 	KEY_COUNT,		/* a flag: no value */
 	NR_KEYS,
 };
@@ -68,6 +71,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_FLAVORS]	= "flavors",
 	[KEY_LBLEN]	= "lblen",
 	[KEY_NFLEN]	= "nflen",
+	[KEY_OWNER]	= "owner",
 	[KEY_COUNT]	= "count",
 };
 
@@ -245,6 +249,12 @@ static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 		status = parse_policy(val, s);
 	if (!status)
 		status = parse_flavor_args(val, s);
+	if (!status && val[KEY_OWNER]) {
+		if (ctl_owner_lookup(val[KEY_OWNER], &s->owner))
+			return usage_error("sid", "invalid owner \"%s\" (fpmd or 0..255)",
+					   val[KEY_OWNER]);
+		s->attrs |= CTL_SID_F(SEG6X_SID_OWNER);
+	}
 	return status;
 }
 
@@ -356,6 +366,9 @@ static void print_one(struct json_writer *jw, const struct ctl_sid *s,
 		out_uint(&o, "lblen", s->lblen);
 	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
 		out_uint(&o, "nflen", s->nflen);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_OWNER)) && s->owner)
+		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(s->owner),
+							s->owner, num));
 	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
 		out_text_flag(&o, "count");
 	/* State, not configuration: never in what save prints. */

@@ -147,3 +147,47 @@ def test_save_round_trip(chain, r2):
     after = ctl("sid", "show", ns=r2, js=True)
     key = lambda s: s["sid"]   # noqa: E731
     assert sorted(after, key=key) == sorted(before, key=key)
+
+
+def test_owner_shown_and_saved(chain, r2):
+    """A program's mark (seg6x-fpmd's) is kept by the kernel, shown, and
+    replayed by save; SIDs without one show none."""
+    ctl("sid", "add", SID, "behavior", "End", "owner", "fpmd", ns=r2)
+    ctl("sid", "add", "fc00:e2::101", "behavior", "End", "owner", 7, ns=r2)
+    ctl("sid", "add", "fc00:e2::102", "behavior", "End", ns=r2)
+    got = {s["sid"]: s.get("owner") for s in ctl("sid", "show", ns=r2,
+                                                  js=True)}
+    assert got == {SID + "/128": "fpmd", "fc00:e2::101/128": "7",
+                   "fc00:e2::102/128": None}
+    assert ctl("sid", "show", SID, ns=r2).stdout == \
+        f"{SID}/128 behavior End owner fpmd\n"
+    saved = ctl("save", ns=r2).stdout
+    assert f"sid replace {SID}/128 behavior End owner fpmd\n" in saved
+    p = ctl("sid", "add", SID, "behavior", "End", "owner", "zebra", ns=r2,
+            check=False)
+    assert p.returncode == 2
+
+
+def test_identical_replace_keeps_counters(chain, r2):
+    """Re-applying a configuration changes nothing: replacing a SID with
+    an identical one keeps it, and its counters; a difference (here the
+    owner) makes a new SID, counting from zero."""
+    from scapy.all import IPv6, Raw
+    from lib.sidtest import A_SRC, emit, frame_to_r2, marker, udp6
+    from lib.srv6 import NH_IPV6, NH_ROUTING, srh
+    m = marker()
+    segs = [sid("R3"), SID]
+    frame = frame_to_r2(IPv6(src=A_SRC, dst=SID, nh=NH_ROUTING) /
+                        Raw(srh(segs, sl=1, nh=NH_IPV6) +
+                            udp6(A_SRC, addr6(4, "B"), m)))
+    ctl("sid", "add", SID, "behavior", "End", "count", ns=r2)
+    assert len(emit(chain, frame, ("R3", chain.iface("R3", "R2")), m)) == 1
+
+    def packets():
+        return ctl("sid", "show", SID, ns=r2, js=True)[0]["packets"]
+    assert packets() == 1
+    ctl("sid", "replace", SID, "behavior", "End", "count", ns=r2)
+    assert packets() == 1
+    ctl("sid", "replace", SID, "behavior", "End", "count", "owner", 9,
+        ns=r2)
+    assert packets() == 0
