@@ -262,6 +262,27 @@ static void test_add_owner(void **state)
 	assert_int_equal(nsent, 1);
 }
 
+/* A daemon's agent installs routes with its daemon's protocol. */
+static void test_add_protocol(void **state)
+{
+	struct ctl_route r = { .table = 10, .mode = SEG6X_IPTUN_MODE_ENCAP,
+			       .nsegs = 1, .protocol = 186 };
+	struct nlattr *tb[RTA_MAX + 1];
+	struct ctl *c = ctl_new();
+
+	(void)state;
+	r.dst.addr.family = AF_INET;
+	r.dst.len = 24;
+	assert_int_equal(inet_pton(AF_INET, "192.168.2.0", r.dst.addr.bytes), 1);
+	assert_int_equal(ctl_route_add(c, &r, true), 0);
+	assert_int_equal(parse_sent(0, RTM_NEWROUTE, tb)->rtm_protocol, 186);
+	r.protocol = 0;		/* the default: static, as seg6ctl */
+	assert_int_equal(ctl_route_add(c, &r, true), 0);
+	assert_int_equal(parse_sent(1, RTM_NEWROUTE, tb)->rtm_protocol,
+			 RTPROT_STATIC);
+	ctl_free(c);
+}
+
 static void test_add_ipv4_minimal(void **state)
 {
 	struct nlattr *tb[RTA_MAX + 1], *encap[SEG6X_IPTUN_MAX + 1];
@@ -636,6 +657,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_add_owner, teardown),
+		cmocka_unit_test_teardown(test_add_protocol, teardown),
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
 	};
 

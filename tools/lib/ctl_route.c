@@ -54,7 +54,7 @@ static int route_msg(struct ctl *c, int type, int flags,
 	int err;
 
 	if (type == RTM_NEWROUTE) {
-		rtm.rtm_protocol = RTPROT_STATIC;
+		rtm.rtm_protocol = r->protocol ? r->protocol : RTPROT_STATIC;
 		rtm.rtm_scope = RT_SCOPE_UNIVERSE;
 		rtm.rtm_type = RTN_UNICAST;
 	}
@@ -163,6 +163,8 @@ static int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 	r->dst.addr.family = family;
 	r->dst.len = rtm->rtm_dst_len;
 	r->table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
+	if (rtm->rtm_protocol != RTPROT_STATIC)
+		r->protocol = rtm->rtm_protocol;
 	if (tb[RTA_OIF])
 		r->oif = nla_get_u32(tb[RTA_OIF]);
 	if (tb[RTA_PRIORITY]) {

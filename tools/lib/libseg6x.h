@@ -145,6 +145,14 @@ struct ctl_route {
 	size_t nsegs;
 	struct in6_addr segs[SEG6X_MAX_SEGS];
 	uint8_t owner;			/* SEG6X_OWNER_*; 0 (none) is not sent */
+	/*
+	 * The route's rtm_protocol (RTPROT_*): 0 means RTPROT_STATIC, what
+	 * seg6ctl installs. A routing daemon's agent sets the daemon's own
+	 * (FRR zebra ignores kernel notifications of routes with its
+	 * protocols, and learns the others as competing kernel routes).
+	 * Dumps fill it in unless it is RTPROT_STATIC.
+	 */
+	uint8_t protocol;
 };
 
 /* Adds @r; with @replace, replaces a route of the same key instead. */
