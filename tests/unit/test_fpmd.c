@@ -234,6 +234,7 @@ static void assert_route(int family, const char *dst, unsigned int len,
 	assert_false(routes[i].has_hmac);
 	assert_false(routes[i].has_via);
 	assert_int_equal(routes[i].owner, SEG6X_OWNER_FPMD);
+	assert_int_equal(routes[i].protocol, 186);	/* zebra's: bgp */
 }
 
 static void assert_sid(const char *prefix, uint16_t behavior)
@@ -413,6 +414,32 @@ static void test_del_new_one_frame(void **state)
 	assert_r1();
 }
 
+/*
+ * zebra's own kernel install of a route of ours, after ours: installed
+ * again; a prefix that is not ours (or a SID's) is left alone.
+ */
+static void test_overwritten(void **state)
+{
+	struct inet_prefix p = { .addr.family = AF_INET, .len = 24 };
+	struct inet_prefix sid = { .addr.family = AF_INET6, .len = 128 };
+
+	feed_file(*state, "fpm-capture-6.12.95+deb12-amd64-nhg.bin", 1 << 16);
+	assert_r1();
+	assert_int_equal(inet_pton(AF_INET, "192.168.2.0", p.addr.bytes), 1);
+	in6("2001:db8:1:1:100::", (struct in6_addr *)sid.addr.bytes);
+	calls = 0;
+	assert_int_equal(fpm_state_overwritten(*state, &p, 10), 1);
+	assert_int_equal(calls, 1);
+	assert_int_equal(fpm_state_overwritten(*state, &p, 254), 0);
+	assert_int_equal(fpm_state_overwritten(*state, &sid, 254), 0);
+	p.len = 25;
+	assert_int_equal(fpm_state_overwritten(*state, &p, 10), 0);
+	assert_int_equal(calls, 1);
+	assert_int_equal(fpm_state_reinstall(*state), 2);
+	assert_int_equal(calls, 3);
+	assert_r1();
+}
+
 static size_t put_attr(uint8_t *p, uint16_t type, const void *data,
 		       size_t len)
 {
@@ -580,6 +607,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pieces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_vrf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overwritten, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_del_new_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_hmac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),

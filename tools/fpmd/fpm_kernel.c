@@ -2,6 +2,8 @@
 /* The daemon's kernel side: libseg6x, plus a dump of VRF devices. */
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <netlink/msg.h>
@@ -100,4 +102,100 @@ void fpm_kernel_libseg6x(struct fpm_kernel *k, struct ctl *c)
 		.route_list = route_list, .sid_list = sid_list,
 		.vrf_of_table = vrf_of_table, .arg = c,
 	};
+}
+
+/*
+ * Coexistence with zebra's kernel routes. zebra installs every route it
+ * selects in the kernel itself (the in-tree seg6 encap) and sends it over
+ * FPM; the daemon replaces it with the seg6x route. The two are
+ * independent dplane providers: zebra's kernel write can land after ours
+ * and put the in-tree route back. The kernel tells every route change to
+ * the route groups: a route of one of our prefixes whose encap is not
+ * seg6x's is installed again. Our own writes come back with seg6x's
+ * encap and are ignored, and zebra ignores notifications of routes with
+ * its protocol (ours carry it): nothing loops. One replace per
+ * notification; an overrun socket means a full reinstall, once.
+ */
+int fpm_kernel_monitor(void)
+{
+	struct sockaddr_nl sa = {
+		.nl_family = AF_NETLINK,
+		.nl_groups = (1u << (RTNLGRP_IPV4_ROUTE - 1)) |
+			     (1u << (RTNLGRP_IPV6_ROUTE - 1)),
+	};
+	int size = 1 << 20;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			NETLINK_ROUTE);
+
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* One notification: the prefix and table, and whether it is seg6x's. */
+static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
+			 struct fpm_state *st)
+{
+	const struct rtmsg *rtm = NLMSG_DATA(h);
+	struct inet_prefix dst = { .addr.family = rtm->rtm_family,
+				   .len = rtm->rtm_dst_len };
+	size_t alen = inet_addr_len(rtm->rtm_family);
+	uint32_t table = rtm->rtm_table;
+	const struct rtattr *a;
+	int len;
+
+	if (h->nlmsg_type != RTM_NEWROUTE ||
+	    h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) || !alen)
+		return;
+	len = (int)RTM_PAYLOAD(h);
+	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if (a->rta_type == RTA_ENCAP_TYPE &&
+		    RTA_PAYLOAD(a) >= sizeof(uint16_t) &&
+		    *(const uint16_t *)RTA_DATA(a) == lwt_type)
+			return;		/* seg6x's: ours, or by hand */
+		if (a->rta_type == RTA_TABLE &&
+		    RTA_PAYLOAD(a) >= sizeof(uint32_t))
+			table = *(const uint32_t *)RTA_DATA(a);
+		if (a->rta_type == RTA_DST && RTA_PAYLOAD(a) >= alen)
+			memcpy(dst.addr.bytes, RTA_DATA(a), alen);
+	}
+	fpm_state_overwritten(st, &dst, table);
+}
+
+void fpm_kernel_monitor_read(int fd, struct ctl *c, struct fpm_state *st)
+{
+	static uint8_t buf[1 << 16];
+	struct ctl_info info;
+	bool overrun = false, have_type = false;
+	ssize_t n;
+
+	for (;;) {
+		const struct nlmsghdr *h = (const void *)buf;
+		int len;
+
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0 && errno == ENOBUFS) {
+			overrun = true;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		if (!have_type) {
+			/* The slot seg6x claimed: asked once per batch. */
+			if (ctl_info_get(c, &info))
+				return;
+			have_type = true;
+		}
+		for (len = (int)n; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
+			route_notice(h, info.lwt_type, st);
+	}
+	if (overrun) {
+		fpm_log(LOG_WARNING, "route notifications lost: installing our %zu routes again",
+			fpm_state_reinstall(st));
+	}
 }

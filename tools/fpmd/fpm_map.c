@@ -56,6 +56,14 @@ static void map_seg6(const struct fpm_route *r, const struct fpm_path *p,
 	cr->nsegs = p->encap.srh.nsegs;
 	memcpy(cr->segs, p->encap.srh.segs, cr->nsegs * sizeof(cr->segs[0]));
 	cr->owner = SEG6X_OWNER_FPMD;
+	/*
+	 * zebra's protocol (bgp, 186, for VPN routes): zebra installs the
+	 * same route with the in-tree encap, and ignores kernel
+	 * notifications of routes with its own protocols. With "static"
+	 * instead, it would learn the seg6x route as a kernel route of
+	 * distance 0, prefer it to BGP's and withdraw its own: a fight.
+	 */
+	cr->protocol = r->protocol;
 	w->kind = FPM_WANT_ROUTE;
 }
 

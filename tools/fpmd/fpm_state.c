@@ -32,6 +32,7 @@ struct rt_ent {
 	struct rt_ent *next;
 	struct rt_key key;
 	uint8_t type;
+	uint8_t protocol;	/* zebra's, kept on the seg6x route */
 	bool has_metric;
 	uint32_t metric;
 	uint32_t nh_id;
@@ -237,7 +238,13 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 		return;
 	if (old && e->installed && !same_slot(old, w)) {
 		err = uninstall(st, old);
-		report(e, "removed", err);
+		/*
+		 * zebra's own kernel delete of a withdrawn route carries its
+		 * protocol, which is ours too: it may have removed the seg6x
+		 * route before this delete came over FPM.
+		 */
+		report(e, err == -ESRCH || err == -ENOENT ? "already gone" :
+			  "removed", err == -ESRCH || err == -ENOENT ? 0 : err);
 	}
 	e->installed = false;
 	if (w->kind == FPM_WANT_NONE) {
@@ -273,6 +280,7 @@ static void evaluate(struct fpm_state *st, struct rt_ent *e,
 	r.dst.len = e->key.len;
 	r.table = e->key.table;
 	r.type = e->type;
+	r.protocol = e->protocol;
 	r.has_metric = e->has_metric;
 	r.metric = e->metric;
 	fpm_map(&r, p, st->k.vrf_of_table, st->k.arg, &w);
@@ -328,6 +336,7 @@ static void new_route(struct fpm_state *st, const struct fpm_route *r)
 	}
 	e = *pp;
 	e->type = r->type;
+	e->protocol = r->protocol;
 	e->has_metric = r->has_metric;
 	e->metric = r->metric;
 	e->nh_id = r->nh_id;
@@ -528,6 +537,38 @@ int fpm_state_sweep(struct fpm_state *st)
 		return routes;
 	sids = sweep_sids(st);
 	return sids < 0 ? sids : routes + sids;
+}
+
+int fpm_state_overwritten(struct fpm_state *st, const struct inet_prefix *dst,
+			  uint32_t table)
+{
+	struct rt_key key;
+	struct rt_ent *e;
+	int err;
+
+	make_key(dst, table, &key);
+	e = *rt_slot(st, &key);
+	if (!e || !e->installed || e->want->kind != FPM_WANT_ROUTE)
+		return 0;
+	err = install(st, e->want);
+	e->installed = !err;
+	report(e, "overwritten by another route: installed again", err);
+	return 1;
+}
+
+size_t fpm_state_reinstall(struct fpm_state *st)
+{
+	struct rt_ent *e;
+	size_t i, n = 0;
+
+	for (i = 0; i < RT_BUCKETS; i++)
+		for (e = st->rt[i]; e; e = e->next) {
+			if (!e->installed || e->want->kind != FPM_WANT_ROUTE)
+				continue;
+			e->installed = !install(st, e->want);
+			n++;
+		}
+	return n;
 }
 
 static size_t pending(const struct fpm_state *st, struct fpm_state *retry)

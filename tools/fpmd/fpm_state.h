@@ -51,6 +51,21 @@ int fpm_state_frame(struct fpm_state *st, const uint8_t *msgs, size_t len);
  * owners are never touched. Returns how many went, or a negative errno.
  */
 int fpm_state_sweep(struct fpm_state *st);
+/*
+ * The kernel says a route of table @table and prefix @dst is now one
+ * that is not seg6x's (an RTM_NEWROUTE of another encap): zebra's own
+ * install of the in-tree route of that prefix, which can land after
+ * ours (zebra's kernel and FPM providers run independently). If that
+ * prefix is one of ours, it is installed again (replace). Returns 1 if
+ * it was, 0 if the prefix is not ours.
+ */
+int fpm_state_overwritten(struct fpm_state *st, const struct inet_prefix *dst,
+			  uint32_t table);
+/*
+ * Installs again every route of ours (notifications were lost: the
+ * kernel's socket buffer overran). Returns how many.
+ */
+size_t fpm_state_reinstall(struct fpm_state *st);
 /* Installs the SIDs whose VRF device has appeared; returns how many wait. */
 size_t fpm_state_retry(struct fpm_state *st);
 /* SIDs waiting for a VRF device. */

@@ -29,6 +29,8 @@
 
 struct daemon {
 	int lfd, cfd;		/* listener, zebra's connection (-1: none) */
+	int mfd;		/* the kernel's route notifications */
+	struct ctl *ctl;
 	bool replaying;		/* sweep when it goes quiet */
 	long long last_rx;	/* ms */
 	struct fpm_state *st;
@@ -186,18 +188,22 @@ static void run(struct daemon *d)
 	long long last_retry = now_ms();
 
 	while (!stop) {
-		struct pollfd pfd[2] = {
+		struct pollfd pfd[3] = {
 			{ .fd = d->lfd, .events = POLLIN },
+			{ .fd = d->mfd, .events = POLLIN },
 			{ .fd = d->cfd, .events = POLLIN },
 		};
 		long long t;
 
-		if (poll(pfd, d->cfd < 0 ? 1 : 2, 250) < 0 && errno != EINTR)
+		if (poll(pfd, d->cfd < 0 ? 2 : 3, 250) < 0 && errno != EINTR)
 			break;
 		if (pfd[0].revents & POLLIN)
 			accept_conn(d);
-		else if (d->cfd >= 0 && pfd[1].revents)
+		else if (d->cfd >= 0 && pfd[2].revents)
 			read_conn(d);
+		/* After zebra's messages: what they installed is ours now. */
+		if (pfd[1].revents & POLLIN)
+			fpm_kernel_monitor_read(d->mfd, d->ctl, d->st);
 		t = now_ms();
 		if (d->replaying && t - d->last_rx >= REPLAY_QUIET_MS)
 			end_replay(d);
@@ -246,7 +252,7 @@ static int parse_args(int argc, char **argv, struct sockaddr_storage *ss)
 
 int main(int argc, char **argv)
 {
-	struct daemon d = { .cfd = -1 };
+	struct daemon d = { .cfd = -1, .mfd = -1 };
 	struct sockaddr_storage ss;
 	struct fpm_kernel k;
 	struct ctl *c;
@@ -263,6 +269,13 @@ int main(int argc, char **argv)
 		fpm_log(LOG_ERR, "cannot listen: %s", strerror(errno));
 		return 1;
 	}
+	d.mfd = fpm_kernel_monitor();
+	if (d.mfd < 0) {
+		fpm_log(LOG_ERR, "cannot watch the kernel's routes: %s",
+			strerror(errno));
+		return 1;
+	}
+	d.ctl = c;
 	fpm_kernel_libseg6x(&k, c);
 	d.st = fpm_state_new(&k);
 	if (!d.st)
@@ -272,6 +285,7 @@ int main(int argc, char **argv)
 	fpm_log(LOG_NOTICE, "stopping: the installed entries stay");
 	drop_conn(&d, "stopping");
 	fpm_state_free(d.st);
+	close(d.mfd);
 	ctl_free(c);
 	return 0;
 }
