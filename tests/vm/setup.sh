@@ -20,6 +20,10 @@ host_pkgs=(qemu-system-x86 busybox-static dkms kmod iproute2 python3-scapy
 	sparse make gcc procps tcpdump ethtool iputils-ping nftables util-linux
 	# run-vm.sh: unpack .ko.xz modules and the kernel image (6.1 xz, 6.12 zstd)
 	xz-utils zstd)
+# Installed, never started on this host: the FRR lab (test_80_frr.py) runs
+# zebra and bgpd in the guest's namespaces only. Debian's frr package
+# enables and starts frr.service when it is installed: see install_quietly.
+quiet_pkgs=(frr)
 
 log() { echo "setup.sh: $*" >&2; }
 
@@ -110,7 +114,30 @@ missing_pkgs() {
 		echo "?unresolved-kernels"
 	fi
 	# shellcheck disable=SC2086
-	not_installed "${host_pkgs[@]}" $kpkgs
+	not_installed "${host_pkgs[@]}" "${quiet_pkgs[@]}" $kpkgs
+}
+
+# apt-get install "$@" with no service started: a policy-rc.d that says
+# 101 ("action not allowed") to invoke-rc.d while it runs (any existing
+# one is put back afterwards), then frr.service disabled, stopped and
+# masked so that no boot starts it either.
+install_quietly() {
+	local guard=/usr/sbin/policy-rc.d saved=/usr/sbin/policy-rc.d.seg6x-saved
+	[ -e "$guard" ] && mv "$guard" "$saved"
+	printf '#!/bin/sh\n# tests/vm/setup.sh: no service starts during its install\nexit 101\n' >"$guard"
+	chmod 0755 "$guard"
+	# shellcheck disable=SC2064
+	trap "rm -f '$guard'; [ -e '$saved' ] && mv '$saved' '$guard'" EXIT
+	apt-get install -y -qq --no-install-recommends "$@"
+	rm -f "$guard"
+	[ -e "$saved" ] && mv "$saved" "$guard"
+	trap - EXIT
+	systemctl disable --now frr.service >/dev/null 2>&1 ||
+		systemctl disable frr.service >/dev/null 2>&1 || true
+	systemctl mask frr.service >/dev/null 2>&1 || true
+	if pgrep -x zebra >/dev/null || pgrep -x bgpd >/dev/null; then
+		log "warning: FRR daemons run on this host (not started by setup.sh)"
+	fi
 }
 
 missing=$(missing_pkgs)
@@ -129,10 +156,17 @@ if grep -qxF '?unresolved-kernels' <<<"$missing"; then
 	kernel_pkgs >&2
 	exit 1
 fi
+quiet=$(grep -xF "${quiet_pkgs[@]/#/-e}" <<<"$missing" || true)
+missing=$(grep -vxF "${quiet_pkgs[@]/#/-e}" <<<"$missing" || true)
 if [ -n "$missing" ]; then
 	log "installing: ${missing//$'\n'/ }"
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing
+fi
+if [ -n "$quiet" ]; then
+	log "installing, never started here: ${quiet//$'\n'/ }"
+	# shellcheck disable=SC2086
+	install_quietly $quiet
 fi
 log "kernels for the VM tests:"
 "$(dirname "${BASH_SOURCE[0]}")/kernels.sh" >&2
