@@ -47,10 +47,16 @@ tools:
 	$(MAKE) -C tools/seg6ctl
 	$(MAKE) -C tools/fpmd
 
-# seg6x-fpmd alone: not in tools-install (the packages) until it has its
-# manual page and unit.
+# seg6x-fpmd alone: the daemon, seg6x-fpmd(8), seg6x-fpmd.service and the
+# example FRR configurations of a PE pair.
+FRR_EXAMPLES := tools/examples/frr/pe1.frr.conf tools/examples/frr/pe2.frr.conf
+
 fpmd-install:
 	$(MAKE) -C tools/fpmd install DESTDIR=$(DESTDIR)
+	install -D -m 0644 tools/systemd/seg6x-fpmd.service \
+		$(DESTDIR)$(UNITDIR)/seg6x-fpmd.service
+	install -d $(DESTDIR)$(DOCDIR)/examples/frr
+	install -m 0644 $(FRR_EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/frr/
 
 install: module-install tools-install module-doc-install
 
@@ -59,8 +65,9 @@ module-install: module
 	depmod -a $(KVER)
 
 # seg6ctl, seg6ctl(8), bash completion, seg6x.service, the hooks that
-# re-apply /etc/seg6x/seg6x.conf when an interface comes up, and examples.
-tools-install: tools
+# re-apply /etc/seg6x/seg6x.conf when an interface comes up, examples, and
+# seg6x-fpmd (fpmd-install).
+tools-install: tools fpmd-install
 	$(MAKE) -C tools/seg6ctl install DESTDIR=$(DESTDIR)
 	install -D -m 0644 tools/completion/seg6ctl $(DESTDIR)$(BASHCOMPDIR)/seg6ctl
 	install -D -m 0644 tools/systemd/seg6x.service $(DESTDIR)$(UNITDIR)/seg6x.service
