@@ -29,7 +29,7 @@ import functools
 import pytest
 
 from conftest import REPO, ctl, wait_until
-from lib.netns import ip_batch, sh, sysctl
+from lib.netns import ip_batch, read_sysctl, sh, sysctl
 from lib.timing import scaled
 
 ZEBRA = "/usr/lib/frr/zebra"
@@ -388,6 +388,10 @@ def test_sids_and_routes_in_seg6x(lab):
 
 @step
 def test_ping_through_seg6x(lab):
+    # the in-tree seg6 is off on the core links: seg6x is on its own
+    for pe, other in (("r1", "r2"), ("r2", "r1")):
+        assert read_sysctl(pe, f"net.ipv6.conf.{pe}-{other}.seg6_enabled") \
+            == "0"
     for src, dst in (("h1", "192.168.2.2"), ("h1", "2001:db8:c2::2"),
                      ("h2", "192.168.1.2"), ("h2", "2001:db8:c1::2")):
         assert wait_until(lambda: ping(src, dst, 1), 60, 1), (src, dst)
@@ -494,6 +498,38 @@ def test_zebra_restart(lab):
         (fpmd_routes(pe), fpmd_sids(pe))
     assert wait_until(lambda: ping("h1", "192.168.2.2", 1) and
                       ping("h1", "2001:db8:c2::2", 1), 60, 1)
+
+
+@step
+def test_bgp_flap_under_traffic(lab):
+    """The BGP session reset while h1 pings h2: zebra withdraws the VPN
+    routes and sends them again; seg6x ends with exactly zebra's routes
+    and SIDs, and the pings get through again."""
+    pinger = subprocess.Popen(
+        ["ip", "netns", "exec", "h1", "ping", "-q", "-i", "0.2", "-w",
+         str(int(scaled(120))), "192.168.2.2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        lab.vtysh("r1", "bgpd", "clear bgp *")
+        # (the reset may be over before the first look: no assert)
+        wait_until(lambda: not established(lab, "r1"), 20, 0.2)
+        assert wait_until(lambda: established(lab, "r1") and
+                          established(lab, "r2"), 180, 1)
+        for pe in PE:
+            assert wait_until(lambda: vpn_routes_ok(pe) and sids_ok(pe),
+                              120, 1), (fpmd_routes(pe), fpmd_sids(pe))
+        assert wait_until(lambda: ping("h1", "192.168.2.2", 1) and
+                          ping("h1", "2001:db8:c2::2", 1), 60, 1)
+    finally:
+        pinger.kill()
+        pinger.wait()
+    for pe in PE:
+        fpmd = {k for k, r in fpmd_routes(pe).items()
+                if r.get("owner") == "fpmd"}
+        ce = remote(pe)
+        assert fpmd == {(f"{CE4[ce]}.0/24", "10"), (f"{CE6[ce]}::/64", "10")}
+        tbl = sh(["ip", "-n", pe, "route", "show", "table", "10"]).stdout
+        assert "encap seg6 " not in tbl, tbl
 
 
 @step
