@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * seg6ctl sid: the local SID table, RFC 8986 endpoint behaviours
- * (ctl_sid.c speaks netlink for it). Only the syntax is checked here:
- * keywords, each value, a keyword given twice, the behaviour's name.
- * Which arguments a behaviour needs or takes is the kernel's to say: what
- * was given is sent, and its refusal is reported like any other (exit 1).
+ * (ctl_sid.c speaks netlink for it). Everything a behaviour needs or
+ * cannot take is a usage error here, before the kernel is asked.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -73,6 +71,32 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_NFLEN]	= "nflen",
 	[KEY_OWNER]	= "owner",
 	[KEY_COUNT]	= "count",
+};
+
+#define K(k)		(1u << KEY_##k)
+#define KEYS_FLV	(K(FLAVORS) | K(LBLEN) | K(NFLEN))
+
+/*
+ * The arguments each behaviour needs and takes (names: the uapi's
+ * SEG6X_BEHAVIOR_LIST). A line that breaks them is a usage error, found
+ * before the kernel is asked and by seg6ctl -c; the module checks the
+ * same rules again for every other client.
+ */
+static const struct {
+	unsigned int required;
+	unsigned int optional;
+} behaviors[SEG6X_BEHAVIOR_MAX + 1] = {
+	[SEG6X_BEHAVIOR_END]		= { 0,		KEYS_FLV },
+	[SEG6X_BEHAVIOR_END_X]		= { K(NH6),	K(DEV) | KEYS_FLV },
+	[SEG6X_BEHAVIOR_END_T]		= { K(TABLE),	KEYS_FLV },
+	[SEG6X_BEHAVIOR_END_DX2]	= { K(DEV),	0 },
+	[SEG6X_BEHAVIOR_END_DX6]	= { K(NH6),	K(DEV) },
+	[SEG6X_BEHAVIOR_END_DX4]	= { K(NH4),	K(DEV) },
+	[SEG6X_BEHAVIOR_END_DT6]	= { 0,		K(TABLE) | K(VRF) },
+	[SEG6X_BEHAVIOR_END_DT4]	= { K(VRF),	0 },
+	[SEG6X_BEHAVIOR_END_DT46]	= { K(VRF),	0 },
+	[SEG6X_BEHAVIOR_END_B6_ENCAPS]	= { K(SEGS),	K(HMAC) },
+	[SEG6X_BEHAVIOR_END_B6_ENCAPS_RED] = { K(SEGS),	K(HMAC) },
 };
 
 static const char *const flavor_names[] = { "psp", "usp", "usd", "next-csid" };
@@ -147,17 +171,44 @@ static int get_bits(const char *what, const char *s, uint8_t *out)
 	return EXIT_OK;
 }
 
-/* The behaviour by its name (SEG6X_BEHAVIOR_LIST), or a usage error. */
+/* The behaviour's number (SEG6X_BEHAVIOR_*), or a usage error (-1). */
 static int parse_behavior(const char *name, struct ctl_sid *s)
 {
 	int b;
 
-	if (!name)
-		return usage_error("sid", "missing behavior");
+	if (!name) {
+		usage_error("sid", "missing behavior");
+		return -1;
+	}
 	b = ctl_behavior_lookup(name);
-	if (b < 0)
-		return usage_error("sid", "unknown behavior \"%s\"", name);
+	if (b < 0) {
+		usage_error("sid", "unknown behavior \"%s\"", name);
+		return -1;
+	}
 	s->behavior = (uint16_t)b;
+	return b;
+}
+
+static int check_keys(const char *val[NR_KEYS], int b)
+{
+	unsigned int allowed = behaviors[b].required | behaviors[b].optional;
+	unsigned int i;
+
+	/* owner and count go with every behaviour */
+	for (i = KEY_NH6; i <= KEY_NFLEN; i++) {
+		if ((behaviors[b].required & (1u << i)) && !val[i])
+			return usage_error("sid", "%s needs %s", ctl_behavior_name(b),
+					   key_names[i]);
+		if (val[i] && !(allowed & (1u << i))) {
+			if (i == KEY_FLAVORS)
+				return usage_error("sid", "flavors are for End, End.X and End.T only");
+			return usage_error("sid", "%s takes no %s",
+					   ctl_behavior_name(b), key_names[i]);
+		}
+	}
+	if (b == SEG6X_BEHAVIOR_END_DT6 &&
+	    !!val[KEY_TABLE] == !!val[KEY_VRF])
+		return usage_error("sid", "End.DT6 needs table or vrf (one of them)");
 	return EXIT_OK;
 }
 
@@ -185,7 +236,7 @@ static int parse_nexthop(const char *val[NR_KEYS], struct ctl_sid *s)
 	return EXIT_OK;
 }
 
-/* segs and hmac (End.B6.Encaps and End.B6.Encaps.Red take them). */
+/* End.B6.Encaps(.Red): segs and hmac. */
 static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 {
 	size_t max = val[KEY_HMAC] ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
@@ -210,6 +261,10 @@ static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 		return usage_error("sid", "invalid segment list \"%s\"",
 				   val[KEY_SEGS]);
 	s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
+	/* The reduced SRH of one segment is no SRH: nothing to sign. */
+	if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
+	    s->nsegs == 1 && val[KEY_HMAC])
+		return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
 	return EXIT_OK;
 }
 
@@ -224,6 +279,9 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 			return status;
 		s->attrs |= CTL_SID_F(SEG6X_SID_FLAVORS);
 	}
+	if ((val[KEY_LBLEN] || val[KEY_NFLEN]) &&
+	    !(s->flavors & SEG6X_FLV_NEXT_CSID))
+		return usage_error("sid", "lblen and nflen go with the next-csid flavor");
 	if (val[KEY_LBLEN]) {
 		status = get_bits("lblen", val[KEY_LBLEN], &s->lblen);
 		if (status)
@@ -241,8 +299,12 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 
 static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
 {
-	int status = parse_behavior(val[KEY_BEHAVIOR], s);
+	int b = parse_behavior(val[KEY_BEHAVIOR], s);
+	int status;
 
+	if (b < 0)
+		return EXIT_USAGE;
+	status = check_keys(val, b);
 	if (!status)
 		status = parse_nexthop(val, s);
 	if (!status)
