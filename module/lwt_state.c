@@ -23,6 +23,8 @@ static const struct nla_policy seg6x_iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_SEGS]	= { .type = NLA_BINARY },
 	[SEG6X_IPTUN_HMAC_KEYID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[SEG6X_IPTUN_OWNER]	= { .type = NLA_U8 },
+	[SEG6X_IPTUN_COUNTERS]	= { .type = NLA_REJECT,
+				    .reject_message = "seg6x: counters are reported, not set" },
 };
 
 /* A route's configuration, validated, before anything is allocated. */
@@ -125,8 +127,11 @@ static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
 	seg6x_headend_init(&sl->he, c->mode, c->segs, c->nsegs, c->keyid,
 			   sl->data);
 
-	if (dst_cache_init(&sl->cache_in, GFP_ATOMIC))
+	sl->pcpu = seg6x_counters_alloc(GFP_ATOMIC);
+	if (!sl->pcpu)
 		goto err_free;
+	if (dst_cache_init(&sl->cache_in, GFP_ATOMIC))
+		goto err_pcpu;
 	if (dst_cache_init(&sl->cache_out, GFP_ATOMIC))
 		goto err_cache_in;
 
@@ -139,6 +144,8 @@ static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
 
 err_cache_in:
 	dst_cache_destroy(&sl->cache_in);
+err_pcpu:
+	free_percpu(sl->pcpu);
 err_free:
 	kfree(lws);
 	return NULL;
@@ -164,6 +171,7 @@ void seg6x_lwt_destroy(struct lwtunnel_state *lws)
 
 	dst_cache_destroy(&sl->cache_in);
 	dst_cache_destroy(&sl->cache_out);
+	free_percpu(sl->pcpu);
 }
 
 static u8 seg6x_lwt_mode(const struct seg6x_lwt *sl)
@@ -181,7 +189,8 @@ int seg6x_lwt_fill(struct sk_buff *skb, struct lwtunnel_state *lws)
 	    nla_put(skb, SEG6X_IPTUN_SEGS, he->nsegs * sizeof(*he->segs),
 		    he->segs) ||
 	    (he->keyid && nla_put_u32(skb, SEG6X_IPTUN_HMAC_KEYID, he->keyid)) ||
-	    (sl->owner && nla_put_u8(skb, SEG6X_IPTUN_OWNER, sl->owner)))
+	    (sl->owner && nla_put_u8(skb, SEG6X_IPTUN_OWNER, sl->owner)) ||
+	    seg6x_counters_put(skb, SEG6X_IPTUN_COUNTERS, sl->pcpu))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -193,7 +202,8 @@ int seg6x_lwt_fill_size(struct lwtunnel_state *lws)
 	return nla_total_size(sizeof(u8)) +
 	       nla_total_size(sl->he.nsegs * sizeof(*sl->he.segs)) +
 	       (sl->he.keyid ? nla_total_size(sizeof(u32)) : 0) +
-	       (sl->owner ? nla_total_size(sizeof(u8)) : 0);
+	       (sl->owner ? nla_total_size(sizeof(u8)) : 0) +
+	       seg6x_counters_size();
 }
 
 int seg6x_lwt_cmp(struct lwtunnel_state *a, struct lwtunnel_state *b)

@@ -13,12 +13,14 @@
 #include <net/dst_cache.h>
 #include <net/lwtunnel.h>
 
+#include "counters.h"
 #include "push.h"
 
 struct seg6x_lwt {
 	struct dst_cache cache_in;	/* route to the first segment, */
 	struct dst_cache cache_out;	/* for forwarded / local packets */
 	u8 owner;			/* SEG6X_OWNER_* */
+	struct seg6x_counters __percpu *pcpu;
 	struct seg6x_headend he;	/* the segment list, ready to push */
 	u8 data[];			/* he's segs and SRH template */
 };

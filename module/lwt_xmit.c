@@ -132,7 +132,8 @@ static int seg6x_gso_frag_v4(struct net *net, struct sk_buff *skb,
 
 /*
  * Push the route's headers, with room in front for @next's link layer;
- * counted as the route's mode, or as the reason it failed.
+ * counted as the route's mode, or as the reason it failed, and in the
+ * route's own counters (its errors where the packet is dropped).
  */
 static int seg6x_lwt_push(struct net *net, struct sk_buff *skb,
 			  const struct seg6x_lwt *sl, struct net_device *dev,
@@ -140,9 +141,12 @@ static int seg6x_lwt_push(struct net *net, struct sk_buff *skb,
 {
 	struct seg6x_net *sn = seg6x_pernet(net);
 	unsigned int extra = next ? dst_dev_overhead(next, skb) : 0;
+	unsigned int len = skb->len;
 	int err;
 
 	err = seg6x_headend_push(sn, skb, &sl->he, dev, extra);
+	if (!err)
+		seg6x_counters_add(sl->pcpu, len, false);
 	switch (err) {
 	case 0:
 		nf_reset_ct(skb);
@@ -234,6 +238,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 	return dst_input(skb);
 
 drop:
+	seg6x_counters_add(sl->pcpu, 0, true);
 	kfree_skb(skb);
 	return err;
 }
@@ -292,6 +297,7 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 	return dst_output(net, sk, skb);
 
 drop_next:
+	seg6x_counters_add(sl->pcpu, 0, true);
 	dst_release(next);
 	kfree_skb(skb);
 	return err;

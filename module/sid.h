@@ -21,22 +21,15 @@
 #include <linux/rculist.h>
 #include <linux/rhashtable-types.h>
 #include <linux/seg6.h>
-#include <linux/u64_stats_sync.h>
 #include <net/netlink.h>
 
+#include "counters.h"
 #include "endpoint.h"
 #include "pernet.h"
 #include "push.h"
 
 #define SEG6X_SID_DEV_HASH_BITS	6
 #define SEG6X_SID_LEN_WORDS	3	/* bits 0..128 */
-
-struct seg6x_sid_pcpu {
-	u64_stats_t packets;
-	u64_stats_t bytes;
-	u64_stats_t errors;
-	struct u64_stats_sync syncp;
-};
 
 /* Configured attributes (SEG6X_SID_F_*), so that dumps show only those. */
 #define SEG6X_SID_F(attr)	BIT(attr)
@@ -66,7 +59,7 @@ struct seg6x_sid {
 	 * the SID then drops and counts what it matches.
 	 */
 	bool dead;
-	struct seg6x_sid_pcpu __percpu *pcpu;	/* NULL without count */
+	struct seg6x_counters __percpu *pcpu;	/* NULL without count */
 	/* End.B6.Encaps(.Red): the policy pushed (segs, keyid) */
 	struct seg6x_headend he;
 	u8 data[];			/* he's segs and SRH template */
@@ -139,21 +132,8 @@ enum seg6x_verdict seg6x_sid_input(struct seg6x_pkt *p, struct seg6x_sid *sid);
 static inline void seg6x_sid_count(struct seg6x_sid *sid, unsigned int len,
 				   bool error)
 {
-	struct seg6x_sid_pcpu *c;
-	unsigned long flags;
-
-	if (!sid->pcpu)
-		return;
-	c = get_cpu_ptr(sid->pcpu);
-	flags = u64_stats_update_begin_irqsave(&c->syncp);
-	if (error) {
-		u64_stats_inc(&c->errors);
-	} else {
-		u64_stats_inc(&c->packets);
-		u64_stats_add(&c->bytes, len);
-	}
-	u64_stats_update_end_irqrestore(&c->syncp, flags);
-	put_cpu_ptr(sid->pcpu);
+	if (sid->pcpu)
+		seg6x_counters_add(sid->pcpu, len, error);
 }
 
 /*

@@ -56,19 +56,6 @@ static int seg6x_sid_behavior(struct seg6x_sid_cfg *c,
 	return 0;
 }
 
-static int seg6x_sid_alloc_counters(struct seg6x_sid *sid)
-{
-	int cpu;
-
-	sid->pcpu = alloc_percpu_gfp(struct seg6x_sid_pcpu,
-				     GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	if (!sid->pcpu)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(sid->pcpu, cpu)->syncp);
-	return 0;
-}
-
 /* Build a SID from its attributes. RTNL held (devices checked). */
 static struct seg6x_sid *seg6x_sid_build(struct net *net, struct nlattr **tb,
 					 struct netlink_ext_ack *extack)
@@ -99,9 +86,12 @@ static struct seg6x_sid *seg6x_sid_build(struct net *net, struct nlattr **tb,
 	if (c.nsegs)
 		seg6x_headend_init(&sid->he, c.mode, c.segs, c.nsegs, c.keyid,
 				   sid->data);
-	if (c.count && seg6x_sid_alloc_counters(sid)) {
-		seg6x_sid_free(sid);
-		return ERR_PTR(-ENOMEM);
+	if (c.count) {
+		sid->pcpu = seg6x_counters_alloc(GFP_KERNEL_ACCOUNT);
+		if (!sid->pcpu) {
+			seg6x_sid_free(sid);
+			return ERR_PTR(-ENOMEM);
+		}
 	}
 	return sid;
 }
@@ -213,38 +203,6 @@ int seg6x_nl_sid_flush(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int seg6x_sid_put_counters(struct sk_buff *msg,
-				  const struct seg6x_sid *sid)
-{
-	u64 pk = 0, by = 0, er = 0;
-	struct nlattr *nest;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		const struct seg6x_sid_pcpu *c = per_cpu_ptr(sid->pcpu, cpu);
-		u64 p, b, e;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&c->syncp);
-			p = u64_stats_read(&c->packets);
-			b = u64_stats_read(&c->bytes);
-			e = u64_stats_read(&c->errors);
-		} while (u64_stats_fetch_retry(&c->syncp, start));
-		pk += p;
-		by += b;
-		er += e;
-	}
-	nest = nla_nest_start(msg, SEG6X_SID_COUNTERS);
-	if (!nest ||
-	    nla_put_u64_64bit(msg, SEG6X_SID_CNT_PACKETS, pk, SEG6X_SID_CNT_PAD) ||
-	    nla_put_u64_64bit(msg, SEG6X_SID_CNT_BYTES, by, SEG6X_SID_CNT_PAD) ||
-	    nla_put_u64_64bit(msg, SEG6X_SID_CNT_ERRORS, er, SEG6X_SID_CNT_PAD))
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
-	return 0;
-}
-
 static int seg6x_sid_put(struct sk_buff *msg, const struct seg6x_sid *sid)
 {
 	struct nlattr *nest = nla_nest_start(msg, SEG6X_A_SID);
@@ -255,7 +213,8 @@ static int seg6x_sid_put(struct sk_buff *msg, const struct seg6x_sid *sid)
 	    nla_put_u16(msg, SEG6X_SID_BEHAVIOR, sid->behavior) ||
 	    seg6x_sid_attrs_put(msg, sid) ||
 	    (sid->pcpu && (nla_put_flag(msg, SEG6X_SID_COUNT) ||
-			   seg6x_sid_put_counters(msg, sid))) ||
+			   seg6x_counters_put(msg, SEG6X_SID_COUNTERS,
+						 sid->pcpu))) ||
 	    (READ_ONCE(sid->dead) && nla_put_u8(msg, SEG6X_SID_DEAD, 1)))
 		return -EMSGSIZE;
 	nla_nest_end(msg, nest);

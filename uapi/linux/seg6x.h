@@ -223,6 +223,11 @@ enum seg6x_iptun_attr {
 	SEG6X_IPTUN_SEGS,	/* binary: struct in6_addr[n], path order */
 	SEG6X_IPTUN_HMAC_KEYID,	/* u32, optional */
 	SEG6X_IPTUN_OWNER,	/* u8 SEG6X_OWNER_*, optional */
+	SEG6X_IPTUN_PAD,
+	/* nested enum seg6x_sid_cnt (dumps only): packets the route
+	 * encapsulated (bytes as they reached it), errors it dropped
+	 */
+	SEG6X_IPTUN_COUNTERS,
 	__SEG6X_IPTUN_MAX,
 };
 #define SEG6X_IPTUN_MAX (__SEG6X_IPTUN_MAX - 1)
