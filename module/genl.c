@@ -16,6 +16,7 @@
 #include <net/ipv6.h>
 
 #include "genl.h"
+#include "events.h"
 #include "genl_family.h"
 #include "hmac.h"
 #include "input.h"
@@ -85,10 +86,25 @@ static int seg6x_nl_info(struct sk_buff *skb, struct genl_info *info)
 	return seg6x_reply_send(msg, hdr, info);
 }
 
+static void seg6x_tunsrc_event(struct net *net, const struct in6_addr *addr)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = seg6x_event_start(net, SEG6X_CMD_TUNSRC_SET, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_in6_addr(msg, SEG6X_A_TUNSRC, addr))
+		seg6x_event_cancel(msg);
+	else
+		seg6x_event_send(net, msg, hdr);
+}
+
 static int seg6x_nl_tunsrc_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
 	struct in6_addr addr;
+	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, SEG6X_A_TUNSRC))
 		return -EINVAL;
@@ -100,7 +116,10 @@ static int seg6x_nl_tunsrc_set(struct sk_buff *skb, struct genl_info *info)
 				    "tunnel source must be a unicast IPv6 address or ::");
 		return -EINVAL;
 	}
-	return seg6x_tunsrc_set(sn, &addr);
+	err = seg6x_tunsrc_set(sn, &addr);
+	if (!err)
+		seg6x_tunsrc_event(genl_info_net(info), &addr);
+	return err;
 }
 
 static int seg6x_nl_tunsrc_get(struct sk_buff *skb, struct genl_info *info)
@@ -119,6 +138,24 @@ static int seg6x_nl_tunsrc_get(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	return seg6x_reply_send(msg, hdr, info);
+}
+
+/* A key set or deleted: its id and algorithm, never the secret. */
+static void seg6x_hmac_event(struct net *net, u8 cmd, struct genl_info *info)
+{
+	struct nlattr *algo = info->attrs[SEG6X_A_HMAC_ALGO];
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = seg6x_event_start(net, cmd, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u32(msg, SEG6X_A_HMAC_KEYID,
+			nla_get_u32(info->attrs[SEG6X_A_HMAC_KEYID])) ||
+	    (algo && nla_put_u8(msg, SEG6X_A_HMAC_ALGO, nla_get_u8(algo))))
+		seg6x_event_cancel(msg);
+	else
+		seg6x_event_send(net, msg, hdr);
 }
 
 static int seg6x_hmac_set_checked(struct net *net, struct genl_info *info,
@@ -149,6 +186,8 @@ static int seg6x_hmac_set_checked(struct net *net, struct genl_info *info,
 	else if (err)
 		NL_SET_ERR_MSG(info->extack,
 			       "cannot set up the HMAC transform for this key");
+	else
+		seg6x_hmac_event(net, SEG6X_CMD_HMAC_SET, info);
 	return err;
 }
 
@@ -181,6 +220,8 @@ static int seg6x_nl_hmac_del(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[SEG6X_A_HMAC_KEYID],
 				    "no HMAC key with this id");
+	else if (!err)
+		seg6x_hmac_event(genl_info_net(info), SEG6X_CMD_HMAC_DEL, info);
 	return err;
 }
 
@@ -211,6 +252,40 @@ static int seg6x_nl_hmac_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 	}
 	return skb->len;
+}
+
+static int seg6x_put_iface(struct sk_buff *msg, struct seg6x_net *sn,
+			   int ifindex, const char *name)
+{
+	struct seg6x_policy pol;
+
+	seg6x_policy_get(sn, ifindex, &pol);
+	if (nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) ||
+	    nla_put_string(msg, SEG6X_A_IFNAME, name) ||
+	    nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, pol.enabled) ||
+	    nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, pol.require_hmac) ||
+	    nla_put_u8(msg, SEG6X_A_IFACE_EXPLICIT,
+		       (pol.explicit_enabled ? SEG6X_IFACE_EXPLICIT_ENABLED : 0) |
+		       (pol.explicit_hmac ? SEG6X_IFACE_EXPLICIT_HMAC : 0)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* An interface's policy changed: its effective policy, as IFACE_GET. RTNL. */
+static void seg6x_iface_event(struct net *net, int ifindex)
+{
+	struct net_device *dev = ifindex ? __dev_get_by_index(net, ifindex) : NULL;
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = seg6x_event_start(net, SEG6X_CMD_IFACE_SET, &hdr);
+	if (!msg)
+		return;
+	if (seg6x_put_iface(msg, seg6x_pernet(net), ifindex,
+			    dev ? dev->name : "default"))
+		seg6x_event_cancel(msg);
+	else
+		seg6x_event_send(net, msg, hdr);
 }
 
 static int seg6x_nl_iface_set(struct sk_buff *skb, struct genl_info *info)
@@ -259,26 +334,11 @@ static int seg6x_nl_iface_set(struct sk_buff *skb, struct genl_info *info)
 		err = -ENODEV;
 	} else {
 		err = seg6x_policy_set(sn, ifindex, enabled, hmac);
+		if (!err)
+			seg6x_iface_event(net, ifindex);
 	}
 	rtnl_unlock();
 	return err;
-}
-
-static int seg6x_put_iface(struct sk_buff *msg, struct seg6x_net *sn,
-			   int ifindex, const char *name)
-{
-	struct seg6x_policy pol;
-
-	seg6x_policy_get(sn, ifindex, &pol);
-	if (nla_put_u32(msg, SEG6X_A_IFINDEX, ifindex) ||
-	    nla_put_string(msg, SEG6X_A_IFNAME, name) ||
-	    nla_put_u8(msg, SEG6X_A_SEG6_ENABLED, pol.enabled) ||
-	    nla_put_s8(msg, SEG6X_A_REQUIRE_HMAC, pol.require_hmac) ||
-	    nla_put_u8(msg, SEG6X_A_IFACE_EXPLICIT,
-		       (pol.explicit_enabled ? SEG6X_IFACE_EXPLICIT_ENABLED : 0) |
-		       (pol.explicit_hmac ? SEG6X_IFACE_EXPLICIT_HMAC : 0)))
-		return -EMSGSIZE;
-	return 0;
 }
 
 static int seg6x_nl_iface_get(struct sk_buff *skb, struct genl_info *info)
@@ -396,6 +456,7 @@ err:
 static int seg6x_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
 	seg6x_stats_reset(&seg6x_pernet(genl_info_net(info))->stats);
+	seg6x_event_bare(genl_info_net(info), SEG6X_CMD_STATS_RESET);
 	return 0;
 }
 
@@ -482,6 +543,10 @@ static const struct genl_ops seg6x_genl_ops[] = {
 	},
 };
 
+static const struct genl_multicast_group seg6x_mcgrps[] = {
+	[SEG6X_MCGRP_EVENTS] = { .name = SEG6X_GENL_MCGRP_EVENTS },
+};
+
 struct genl_family seg6x_genl_family __ro_after_init = {
 	.name = SEG6X_GENL_NAME,
 	.version = SEG6X_GENL_VERSION,
@@ -491,6 +556,8 @@ struct genl_family seg6x_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = seg6x_genl_ops,
 	.n_ops = ARRAY_SIZE(seg6x_genl_ops),
+	.mcgrps = seg6x_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(seg6x_mcgrps),
 	.resv_start_op = 0,	/* strict validation for every command */
 };
 

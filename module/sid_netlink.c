@@ -12,6 +12,7 @@
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 
+#include "events.h"
 #include "genl_family.h"
 #include "params.h"
 #include "sid.h"
@@ -36,6 +37,40 @@ static int seg6x_sid_parse_nest(struct genl_info *info, struct nlattr **tb)
 		return -EINVAL;
 	return nla_parse_nested(tb, SEG6X_SID_MAX, info->attrs[SEG6X_A_SID],
 				seg6x_sid_policy, info->extack);
+}
+
+static int seg6x_sid_put(struct sk_buff *msg, const struct seg6x_sid *sid)
+{
+	struct nlattr *nest = nla_nest_start(msg, SEG6X_A_SID);
+
+	if (!nest ||
+	    nla_put_in6_addr(msg, SEG6X_SID_PREFIX, &sid->prefix) ||
+	    nla_put_u8(msg, SEG6X_SID_PREFIX_LEN, sid->plen) ||
+	    nla_put_u16(msg, SEG6X_SID_BEHAVIOR, sid->behavior) ||
+	    seg6x_sid_attrs_put(msg, sid) ||
+	    (sid->pcpu && (nla_put_flag(msg, SEG6X_SID_COUNT) ||
+			   seg6x_counters_put(msg, SEG6X_SID_COUNTERS,
+						 sid->pcpu))) ||
+	    (READ_ONCE(sid->dead) && nla_put_u8(msg, SEG6X_SID_DEAD, 1)))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* A SID placed or about to be removed (still valid: RTNL held). */
+static void seg6x_sid_event(struct net *net, u8 cmd,
+			    const struct seg6x_sid *sid)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = seg6x_event_start(net, cmd, &hdr);
+	if (!msg)
+		return;
+	if (seg6x_sid_put(msg, sid))
+		seg6x_event_cancel(msg);
+	else
+		seg6x_event_send(net, msg, hdr);
 }
 
 static int seg6x_sid_behavior(struct seg6x_sid_cfg *c,
@@ -106,10 +141,11 @@ static bool seg6x_sid_same(const struct seg6x_sid *old,
 	return !READ_ONCE(old->dead) && seg6x_sid_attrs_equal(old, sid);
 }
 
-static int seg6x_sid_place(struct seg6x_net *sn, struct nlattr **tb,
+static int seg6x_sid_place(struct net *net, struct nlattr **tb,
 			   struct seg6x_sid *sid, bool replace,
 			   struct netlink_ext_ack *extack)
 {
+	struct seg6x_net *sn = seg6x_pernet(net);
 	struct seg6x_sid_table *t = seg6x_sid_table_get(sn);
 	struct seg6x_sid *old;
 
@@ -135,6 +171,7 @@ static int seg6x_sid_place(struct seg6x_net *sn, struct nlattr **tb,
 			       "cannot grow the SID table (out of memory)");
 		return -ENOMEM;
 	}
+	seg6x_sid_event(net, SEG6X_CMD_SID_SET, sid);
 	return 0;
 }
 
@@ -154,7 +191,7 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(sid)) {
 		err = PTR_ERR(sid);
 	} else {
-		err = seg6x_sid_place(seg6x_pernet(net), tb, sid,
+		err = seg6x_sid_place(net, tb, sid,
 				      nla_get_flag(tb[SEG6X_SID_REPLACE]),
 				      info->extack);
 		if (err)
@@ -166,7 +203,8 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 
 int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 {
-	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+	struct net *net = genl_info_net(info);
+	struct seg6x_net *sn = seg6x_pernet(net);
 	struct nlattr *tb[SEG6X_SID_MAX + 1];
 	struct seg6x_sid_table *t;
 	struct in6_addr masked;
@@ -184,8 +222,10 @@ int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 	t = rtnl_dereference(sn->sids);
 	if (t)
 		sid = seg6x_sid_find(t, &masked, plen);
-	if (sid)
+	if (sid) {
+		seg6x_sid_event(net, SEG6X_CMD_SID_DEL, sid);
 		seg6x_sid_remove(sn, t, sid);
+	}
 	rtnl_unlock();
 	if (!sid) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[SEG6X_SID_PREFIX],
@@ -197,27 +237,12 @@ int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 
 int seg6x_nl_sid_flush(struct sk_buff *skb, struct genl_info *info)
 {
+	struct net *net = genl_info_net(info);
+
 	rtnl_lock();
-	seg6x_sid_flush(seg6x_pernet(genl_info_net(info)));
+	seg6x_sid_flush(seg6x_pernet(net));
 	rtnl_unlock();
-	return 0;
-}
-
-static int seg6x_sid_put(struct sk_buff *msg, const struct seg6x_sid *sid)
-{
-	struct nlattr *nest = nla_nest_start(msg, SEG6X_A_SID);
-
-	if (!nest ||
-	    nla_put_in6_addr(msg, SEG6X_SID_PREFIX, &sid->prefix) ||
-	    nla_put_u8(msg, SEG6X_SID_PREFIX_LEN, sid->plen) ||
-	    nla_put_u16(msg, SEG6X_SID_BEHAVIOR, sid->behavior) ||
-	    seg6x_sid_attrs_put(msg, sid) ||
-	    (sid->pcpu && (nla_put_flag(msg, SEG6X_SID_COUNT) ||
-			   seg6x_counters_put(msg, SEG6X_SID_COUNTERS,
-						 sid->pcpu))) ||
-	    (READ_ONCE(sid->dead) && nla_put_u8(msg, SEG6X_SID_DEAD, 1)))
-		return -EMSGSIZE;
-	nla_nest_end(msg, nest);
+	seg6x_event_bare(net, SEG6X_CMD_SID_FLUSH);
 	return 0;
 }
 

@@ -15,6 +15,17 @@
 #define SEG6X_GENL_NAME		"SEG6X"
 #define SEG6X_GENL_VERSION	1
 
+/*
+ * Multicast group of change events, open to every user of the namespace
+ * (no secret is ever in one). Each change is sent as the command that
+ * made it, with what a *_GET reply would hold: SEG6X_CMD_TUNSRC_SET
+ * (TUNSRC), HMAC_SET (HMAC_KEYID, HMAC_ALGO), HMAC_DEL (HMAC_KEYID),
+ * IFACE_SET (the interface's effective policy, as IFACE_GET), STATS_RESET,
+ * SID_SET and SID_DEL (the SID, as SID_GET), SID_FLUSH. Routes are
+ * rtnetlink's: RTNLGRP_IPV4_ROUTE and RTNLGRP_IPV6_ROUTE carry them.
+ */
+#define SEG6X_GENL_MCGRP_EVENTS	"events"
+
 /* Limits shared by the kernel's validation and seg6ctl's parser. */
 #define SEG6X_MAX_SEGS		64	/* segments per route */
 #define SEG6X_MAX_SEGS_HMAC	14	/* HMAC text must stay < 256 bytes */
