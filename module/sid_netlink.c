@@ -201,14 +201,17 @@ int seg6x_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
+/*
+ * The SID a DEL or GET request names, or an ERR_PTR with the extack set.
+ * RTNL held: the SID stays valid until the caller drops it.
+ */
+static struct seg6x_sid *seg6x_sid_req_find(struct seg6x_net *sn,
+					   struct genl_info *info)
 {
-	struct net *net = genl_info_net(info);
-	struct seg6x_net *sn = seg6x_pernet(net);
 	struct nlattr *tb[SEG6X_SID_MAX + 1];
 	struct seg6x_sid_table *t;
-	struct in6_addr masked;
 	struct seg6x_sid *sid = NULL;
+	struct in6_addr masked;
 	int err;
 	u8 plen;
 
@@ -216,23 +219,32 @@ int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = seg6x_sid_key(tb, &masked, &plen, info->extack);
 	if (err)
-		return err;
-
-	rtnl_lock();
+		return ERR_PTR(err);
 	t = rtnl_dereference(sn->sids);
 	if (t)
 		sid = seg6x_sid_find(t, &masked, plen);
-	if (sid) {
-		seg6x_sid_event(net, SEG6X_CMD_SID_DEL, sid);
-		seg6x_sid_remove(sn, t, sid);
-	}
-	rtnl_unlock();
 	if (!sid) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[SEG6X_SID_PREFIX],
 				    "no such SID");
-		return -ENOENT;
+		return ERR_PTR(-ENOENT);
 	}
-	return 0;
+	return sid;
+}
+
+int seg6x_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct seg6x_net *sn = seg6x_pernet(net);
+	struct seg6x_sid *sid;
+
+	rtnl_lock();
+	sid = seg6x_sid_req_find(sn, info);
+	if (!IS_ERR(sid)) {
+		seg6x_sid_event(net, SEG6X_CMD_SID_DEL, sid);
+		seg6x_sid_remove(sn, rtnl_dereference(sn->sids), sid);
+	}
+	rtnl_unlock();
+	return PTR_ERR_OR_ZERO(sid);
 }
 
 int seg6x_nl_sid_flush(struct sk_buff *skb, struct genl_info *info)
@@ -249,20 +261,11 @@ int seg6x_nl_sid_flush(struct sk_buff *skb, struct genl_info *info)
 int seg6x_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
-	struct nlattr *tb[SEG6X_SID_MAX + 1];
-	struct seg6x_sid_table *t;
-	struct seg6x_sid *sid = NULL;
-	struct in6_addr masked;
+	struct seg6x_sid *sid;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;
-	u8 plen;
 
-	err = seg6x_sid_parse_nest(info, tb);
-	if (!err)
-		err = seg6x_sid_key(tb, &masked, &plen, info->extack);
-	if (err)
-		return err;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -274,15 +277,10 @@ int seg6x_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	rtnl_lock();
-	t = rtnl_dereference(sn->sids);
-	if (t)
-		sid = seg6x_sid_find(t, &masked, plen);
-	err = sid ? seg6x_sid_put(msg, sid) : -ENOENT;
+	sid = seg6x_sid_req_find(sn, info);
+	err = IS_ERR(sid) ? PTR_ERR(sid) : seg6x_sid_put(msg, sid);
 	rtnl_unlock();
 	if (err) {
-		if (err == -ENOENT)
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[SEG6X_SID_PREFIX],
-					    "no such SID");
 		nlmsg_free(msg);
 		return err;
 	}
