@@ -120,18 +120,24 @@ int ctl_hmac_del(struct ctl *c, uint32_t keyid)
 			   NULL, NULL);
 }
 
+int ctl_key_decode(struct nlattr **tb, struct ctl_key *key)
+{
+	if (!tb[SEG6X_A_HMAC_KEYID])
+		return -EBADMSG;
+	key->keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
+	/* A deletion event names the key only. */
+	key->algo = tb[SEG6X_A_HMAC_ALGO] ? nla_get_u8(tb[SEG6X_A_HMAC_ALGO]) : 0;
+	return 0;
+}
+
 static int key_reply(struct nlattr **tb, void *arg)
 {
 	struct ctl_key *key;
 
-	if (!tb[SEG6X_A_HMAC_KEYID] || !tb[SEG6X_A_HMAC_ALGO])
+	if (!tb[SEG6X_A_HMAC_ALGO])
 		return -EBADMSG;
 	key = ctl_list_add(arg);
-	if (!key)
-		return -ENOMEM;
-	key->keyid = nla_get_u32(tb[SEG6X_A_HMAC_KEYID]);
-	key->algo = nla_get_u8(tb[SEG6X_A_HMAC_ALGO]);
-	return 0;
+	return key ? ctl_key_decode(tb, key) : -ENOMEM;
 }
 
 int ctl_hmac_list(struct ctl *c, struct ctl_key **keys, size_t *n)
@@ -162,14 +168,16 @@ int ctl_iface_set(struct ctl *c, const struct ctl_iface *iface)
 
 static int iface_reply(struct nlattr **tb, void *arg)
 {
-	struct ctl_iface *iface;
+	struct ctl_iface *iface = ctl_list_add(arg);
 
+	return iface ? ctl_iface_decode(tb, iface) : -ENOMEM;
+}
+
+int ctl_iface_decode(struct nlattr **tb, struct ctl_iface *iface)
+{
 	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
 	    !tb[SEG6X_A_REQUIRE_HMAC])
 		return -EBADMSG;
-	iface = ctl_list_add(arg);
-	if (!iface)
-		return -ENOMEM;
 	iface->ifindex = nla_get_u32(tb[SEG6X_A_IFINDEX]);
 	if (tb[SEG6X_A_IFNAME])
 		snprintf(iface->ifname, sizeof(iface->ifname), "%s",
@@ -275,4 +283,21 @@ int ctl_owner_lookup(const char *name, uint8_t *owner)
 		return -1;
 	*owner = (uint8_t)v;
 	return 0;
+}
+
+/* Counters of a SID or a route */
+
+bool ctl_counters_decode(struct nlattr *nest, uint64_t *packets,
+			 uint64_t *bytes, uint64_t *errors)
+{
+	struct nlattr *tb[SEG6X_SID_CNT_MAX + 1];
+
+	if (nla_parse_nested(tb, SEG6X_SID_CNT_MAX, nest, NULL) < 0)
+		return false;
+	*packets = tb[SEG6X_SID_CNT_PACKETS] ?
+		   nla_get_u64(tb[SEG6X_SID_CNT_PACKETS]) : 0;
+	*bytes = tb[SEG6X_SID_CNT_BYTES] ? nla_get_u64(tb[SEG6X_SID_CNT_BYTES]) : 0;
+	*errors = tb[SEG6X_SID_CNT_ERRORS] ?
+		  nla_get_u64(tb[SEG6X_SID_CNT_ERRORS]) : 0;
+	return true;
 }

@@ -111,7 +111,7 @@ int ctl_netns_enter(struct ctl *c, const char *name)
 }
 
 /* Opens *@skp for @protocol unless it is open. */
-static int open_socket(struct ctl *c, struct nl_sock **skp, int protocol)
+int ctl_open_socket(struct ctl *c, struct nl_sock **skp, int protocol)
 {
 	struct nl_sock *sk;
 	int one = 1;
@@ -354,7 +354,7 @@ int ctl_connect(struct ctl *c)
 		return 0;
 	if (c->no_autoload && !module_loaded())
 		return ctl_fail(c, -ENOENT, "the seg6x module is not loaded (reading does not load it; \"modprobe seg6x\" or a change through seg6ctl does)");
-	err = open_socket(c, &c->genl_sk, NETLINK_GENERIC);
+	err = ctl_open_socket(c, &c->genl_sk, NETLINK_GENERIC);
 	if (!err && !c->family)
 		err = resolve_family(c);
 	return err;
@@ -380,12 +380,18 @@ struct genl_reply {
 	void *arg;
 };
 
+int ctl_genl_parse(struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	return genlmsg_parse(nlh, 0, tb, SEG6X_A_MAX, seg6x_policy) < 0 ?
+	       -EBADMSG : 0;
+}
+
 static int genl_reply(struct nlmsghdr *nlh, void *arg)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1];
 	struct genl_reply *reply = arg;
 
-	if (genlmsg_parse(nlh, 0, tb, SEG6X_A_MAX, seg6x_policy) < 0)
+	if (ctl_genl_parse(nlh, tb))
 		return -EBADMSG;
 	return reply->cb ? reply->cb(tb, reply->arg) : 0;
 }
@@ -413,7 +419,7 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	int err;
 
 	ctl_clear_error(c);
-	err = c->dry_run ? 0 : open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
+	err = c->dry_run ? 0 : ctl_open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
 	if (err)
 		return err;
 	*msg = nlmsg_alloc_simple(type, flags);
@@ -423,6 +429,12 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int ctl_rt_parse(struct nlmsghdr *nlh, struct nlattr **tb)
+{
+	return nlmsg_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX, rt_policy) < 0 ?
+	       -EBADMSG : 0;
 }
 
 struct rt_reply {
@@ -438,7 +450,7 @@ static int rt_reply(struct nlmsghdr *nlh, void *arg)
 	/* A dump may interleave other message types; only routes matter. */
 	if (nlh->nlmsg_type != RTM_NEWROUTE || !reply->cb)
 		return 0;
-	if (nlmsg_parse(nlh, sizeof(struct rtmsg), tb, RTA_MAX, rt_policy) < 0)
+	if (ctl_rt_parse(nlh, tb))
 		return -EBADMSG;
 	return reply->cb(nlmsg_data(nlh), tb, reply->arg);
 }
@@ -464,7 +476,11 @@ void ctl_close(struct ctl *c)
 {
 	nl_socket_free(c->genl_sk);
 	nl_socket_free(c->rtnl_sk);
+	nl_socket_free(c->mon_genl_sk);
+	nl_socket_free(c->mon_rtnl_sk);
 	c->genl_sk = NULL;
 	c->rtnl_sk = NULL;
+	c->mon_genl_sk = NULL;
+	c->mon_rtnl_sk = NULL;
 	c->family = 0;
 }

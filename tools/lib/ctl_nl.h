@@ -27,6 +27,11 @@
 struct ctl {
 	struct nl_sock *genl_sk;	/* opened on first use */
 	struct nl_sock *rtnl_sk;
+	/* ctl_monitor_open(): event sockets, and where events go */
+	struct nl_sock *mon_genl_sk;
+	struct nl_sock *mon_rtnl_sk;
+	uint16_t mon_lwt_type;		/* seg6x's routes */
+	unsigned int mon_objects;	/* CTL_MONITOR_* */
 	int family;			/* SEG6X's id; 0 until resolved */
 	bool no_autoload;		/* !ctl_set_autoload() */
 	bool dry_run;			/* ctl_set_dry_run() */
@@ -44,6 +49,13 @@ struct ctl {
 typedef int (*ctl_genl_reply_fn)(struct nlattr **tb, void *arg);	/* SEG6X_A_MAX */
 typedef int (*ctl_rt_reply_fn)(const struct rtmsg *rtm, struct nlattr **tb,
 			       void *arg);				/* RTA_MAX */
+
+/* Opens *@skp for @protocol unless it is open. */
+int ctl_open_socket(struct ctl *c, struct nl_sock **skp, int protocol);
+
+/* A SEG6X message's or a route message's attributes; 0 or -EBADMSG. */
+int ctl_genl_parse(struct nlmsghdr *nlh, struct nlattr **tb);	/* SEG6X_A_MAX */
+int ctl_rt_parse(struct nlmsghdr *nlh, struct nlattr **tb);	/* RTA_MAX */
 
 /* A SEG6X request in *@msg; @flags is 0 or NLM_F_DUMP. */
 int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg);
@@ -84,5 +96,19 @@ struct ctl_list {
 void *ctl_list_add(struct ctl_list *l);
 /* Hands @l's items to the caller, or frees them if @err; returns @err. */
 int ctl_list_end(int err, struct ctl_list *l, void **items, size_t *n);
+
+/*
+ * Decoders shared by the replies and the events (ctl_monitor.c): 0 or
+ * -EBADMSG. ctl_route_decode() fills @r with which route it is, and its
+ * encapsulation if it is seg6x's (@lwt_type): 1 if it is, 0 if not.
+ */
+int ctl_key_decode(struct nlattr **tb, struct ctl_key *key);
+int ctl_iface_decode(struct nlattr **tb, struct ctl_iface *iface);
+int ctl_sid_decode(struct nlattr **tb, struct ctl_sid *s);
+int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
+		     uint16_t lwt_type, struct ctl_route *r);
+/* A SEG6X_SID_CNT_* nest (a SID's or a route's): false if malformed. */
+bool ctl_counters_decode(struct nlattr *nest, uint64_t *packets,
+			 uint64_t *bytes, uint64_t *errors);
 
 #endif /* LIBSEG6X_CTL_NL_H */

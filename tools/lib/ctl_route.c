@@ -15,6 +15,7 @@ static struct nla_policy iptun_policy[SEG6X_IPTUN_MAX + 1] = {
 	[SEG6X_IPTUN_MODE]		= { .type = NLA_U8 },
 	[SEG6X_IPTUN_HMAC_KEYID]	= { .type = NLA_U32 },
 	[SEG6X_IPTUN_OWNER]		= { .type = NLA_U8 },
+	[SEG6X_IPTUN_COUNTERS]		= { .type = NLA_NESTED },
 };
 
 /*
@@ -143,16 +144,15 @@ static int get_encap(struct nlattr *nest, struct ctl_route *r)
 	}
 	if (tb[SEG6X_IPTUN_OWNER])
 		r->owner = nla_get_u8(tb[SEG6X_IPTUN_OWNER]);
+	if (tb[SEG6X_IPTUN_COUNTERS])
+		r->has_counters = ctl_counters_decode(tb[SEG6X_IPTUN_COUNTERS],
+						      &r->packets, &r->bytes,
+						      &r->errors);
 	return 0;
 }
 
-/*
- * Fills @r from a dumped route: which route it is, and its encapsulation
- * if that is seg6x's (@lwt_type). Returns 1 if it is, 0 if not (only the
- * key is filled then), or -EBADMSG.
- */
-static int route_decode(const struct rtmsg *rtm, struct nlattr **tb,
-			uint16_t lwt_type, struct ctl_route *r)
+int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
+		     uint16_t lwt_type, struct ctl_route *r)
 {
 	int family = rtm->rtm_family;
 	int err = 0;
@@ -238,7 +238,7 @@ static int walk_reply(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
 {
 	struct walk *w = arg;
 	struct ctl_route r;
-	int ret = route_decode(rtm, tb, w->lwt_type, &r);
+	int ret = ctl_route_decode(rtm, tb, w->lwt_type, &r);
 
 	if (ret < 0)
 		return ret;

@@ -110,22 +110,7 @@ int ctl_sid_del(struct ctl *c, const struct in6_addr *prefix, uint8_t len)
 	return request_key(c, SEG6X_CMD_SID_DEL, prefix, len, NULL, NULL);
 }
 
-static void get_counters(struct nlattr *nest, struct ctl_sid *s)
-{
-	struct nlattr *tb[SEG6X_SID_CNT_MAX + 1];
-
-	if (nla_parse_nested(tb, SEG6X_SID_CNT_MAX, nest, NULL) < 0)
-		return;
-	s->has_counters = true;
-	if (tb[SEG6X_SID_CNT_PACKETS])
-		s->packets = nla_get_u64(tb[SEG6X_SID_CNT_PACKETS]);
-	if (tb[SEG6X_SID_CNT_BYTES])
-		s->bytes = nla_get_u64(tb[SEG6X_SID_CNT_BYTES]);
-	if (tb[SEG6X_SID_CNT_ERRORS])
-		s->errors = nla_get_u64(tb[SEG6X_SID_CNT_ERRORS]);
-}
-
-static int decode(struct nlattr **gtb, struct ctl_sid *s)
+int ctl_sid_decode(struct nlattr **gtb, struct ctl_sid *s)
 {
 	struct nlattr *tb[SEG6X_SID_MAX + 1];
 	int a;
@@ -174,7 +159,9 @@ static int decode(struct nlattr **gtb, struct ctl_sid *s)
 	if (tb[SEG6X_SID_OWNER] && nla_len(tb[SEG6X_SID_OWNER]) >= 1)
 		s->owner = nla_get_u8(tb[SEG6X_SID_OWNER]);
 	if (tb[SEG6X_SID_COUNTERS])
-		get_counters(tb[SEG6X_SID_COUNTERS], s);
+		s->has_counters = ctl_counters_decode(tb[SEG6X_SID_COUNTERS],
+						      &s->packets, &s->bytes,
+						      &s->errors);
 	s->dead = tb[SEG6X_SID_DEAD] != NULL;
 	return 0;
 }
@@ -183,12 +170,12 @@ static int sid_reply(struct nlattr **tb, void *arg)
 {
 	struct ctl_sid *s = ctl_list_add(arg);
 
-	return s ? decode(tb, s) : -ENOMEM;
+	return s ? ctl_sid_decode(tb, s) : -ENOMEM;
 }
 
 static int sid_one(struct nlattr **tb, void *arg)
 {
-	return decode(tb, arg);
+	return ctl_sid_decode(tb, arg);
 }
 
 int ctl_sid_get(struct ctl *c, const struct in6_addr *prefix, uint8_t len,

@@ -153,6 +153,9 @@ struct ctl_route {
 	 * Dumps fill it in unless it is RTPROT_STATIC.
 	 */
 	uint8_t protocol;
+	/* Dumps: what the route did (modules that count routes) */
+	bool has_counters;
+	uint64_t packets, bytes, errors;
 };
 
 /* Adds @r; with @replace, replaces a route of the same key instead. */
@@ -220,5 +223,56 @@ int ctl_sid_get(struct ctl *c, const struct in6_addr *prefix, uint8_t len,
 /* Every SID of the namespace; *@sids is the caller's to free(). */
 int ctl_sid_list(struct ctl *c, struct ctl_sid **sids, size_t *n);
 int ctl_sid_flush(struct ctl *c);
+
+/* Change events (ctl_monitor.c) */
+
+enum ctl_event_type {
+	CTL_EVENT_ROUTE_ADD = 1,	/* added or replaced */
+	CTL_EVENT_ROUTE_DEL,
+	CTL_EVENT_SID_ADD,		/* added or replaced */
+	CTL_EVENT_SID_DEL,
+	CTL_EVENT_SID_FLUSH,
+	CTL_EVENT_HMAC_SET,
+	CTL_EVENT_HMAC_DEL,		/* key.algo is 0 */
+	CTL_EVENT_TUNSRC_SET,
+	CTL_EVENT_IFACE_SET,
+	CTL_EVENT_STATS_RESET,
+};
+
+struct ctl_event {
+	enum ctl_event_type type;
+	union {				/* as the type says */
+		struct ctl_route route;
+		struct ctl_sid sid;
+		struct ctl_key key;
+		struct in6_addr tunsrc;
+		struct ctl_iface iface;
+	};
+};
+
+/* Objects to watch, for ctl_monitor_open() */
+#define CTL_MONITOR_ROUTE	(1u << 0)
+#define CTL_MONITOR_SID		(1u << 1)
+#define CTL_MONITOR_HMAC	(1u << 2)
+#define CTL_MONITOR_TUNSRC	(1u << 3)
+#define CTL_MONITOR_IFACE	(1u << 4)
+#define CTL_MONITOR_STATS	(1u << 5)
+#define CTL_MONITOR_ALL		((1u << 6) - 1)
+
+/* Returns 0 to go on, anything else to stop ctl_monitor_run() with it. */
+typedef int (*ctl_event_fn)(const struct ctl_event *ev, void *arg);
+
+/*
+ * Subscribes @c to the changes of @objects (CTL_MONITOR_*) in its
+ * namespace: routes from rtnetlink (seg6x's only), the rest from the
+ * SEG6X family's "events" group. Needs no privilege; needs the module.
+ */
+int ctl_monitor_open(struct ctl *c, unsigned int objects);
+/*
+ * Waits for events and hands each to @fn, until @fn returns non-zero
+ * (returned) or an error. Events lost because the reader was too slow
+ * are reported through ctl_on_warning(), and watching goes on.
+ */
+int ctl_monitor_run(struct ctl *c, ctl_event_fn fn, void *arg);
 
 #endif /* LIBSEG6X_CTL_H */

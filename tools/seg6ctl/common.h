@@ -21,6 +21,7 @@ struct options {
 	bool stdin_busy;	/* batch commands come from stdin */
 	bool force;		/* batch: go on past failing lines */
 	bool check;		/* -c: parse and check, send nothing */
+	bool stats;		/* -s: show counters (route show) */
 	const char *netns;	/* -n NETNS, or NULL */
 };
 
@@ -53,5 +54,23 @@ int iface_save(void);
 int hmac_save(const char *keydir);
 int route_save(void);
 int sid_save(void);
+
+/*
+ * One object as show prints it (text: the syntax of its add command;
+ * JSON with @jw), for show and for "seg6ctl monitor"; @state adds what
+ * is not configuration (counters, dead).
+ */
+struct json_writer;
+struct ctl_route;
+struct ctl_sid;
+struct ctl_key;
+struct ctl_iface;
+void route_print(struct json_writer *jw, const struct ctl_route *r, bool state);
+void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state);
+void hmac_print(struct json_writer *jw, const struct ctl_key *key);
+void iface_print(struct json_writer *jw, const struct ctl_iface *iface);
+
+/* seg6ctl monitor [all | OBJECT...] (monitor.c) */
+int do_monitor(int argc, char **argv);
 
 #endif /* SEG6CTL_COMMON_H */

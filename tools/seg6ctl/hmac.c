@@ -267,9 +267,8 @@ int hmac_save(const char *keydir)
 	return err;
 }
 
-static void print_key(struct json_writer *jw, const void *item)
+void hmac_print(struct json_writer *jw, const struct ctl_key *key)
 {
-	const struct ctl_key *key = item;
 	char number[11];
 	const char *name = cli_name_or_number(hmac_algo_name(key->algo),
 					      key->algo, number);
@@ -278,8 +277,15 @@ static void print_key(struct json_writer *jw, const void *item)
 
 	out_start(&o, jw);
 	out_uint(&o, "keyid", key->keyid);
-	out_str(&o, "algo", name);
+	/* A deletion event names the key only. */
+	if (key->algo)
+		out_str(&o, "algo", name);
 	out_end(&o);
+}
+
+static void print_key(struct json_writer *jw, const void *item)
+{
+	hmac_print(jw, item);
 }
 
 static int hmac_show(int argc, char **argv)

@@ -127,9 +127,8 @@ int iface_save(void)
 	return err;
 }
 
-static void print_iface(struct json_writer *jw, const void *item)
+void iface_print(struct json_writer *jw, const struct ctl_iface *iface)
 {
-	const struct ctl_iface *iface = item;
 	char buf[IF_NAMESIZE];
 	const char *name;
 	struct out o;
@@ -148,6 +147,11 @@ static void print_iface(struct json_writer *jw, const void *item)
 	if (iface->ifindex && iface->explicit)
 		out_text_flag(&o, "explicit");
 	out_end(&o);
+}
+
+static void print_iface(struct json_writer *jw, const void *item)
+{
+	iface_print(jw, item);
 }
 
 static int iface_show(int argc, char **argv)

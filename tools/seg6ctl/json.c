@@ -14,6 +14,12 @@ void json_init(struct json_writer *jw, FILE *out, bool pretty)
 	jw->pretty = pretty;
 	jw->depth = 0;
 	jw->nonempty[0] = false;
+	jw->next_key = NULL;
+}
+
+void json_key(struct json_writer *jw, const char *key)
+{
+	jw->next_key = key;
 }
 
 static void newline_indent(struct json_writer *jw)
@@ -50,6 +56,9 @@ static void put_string(struct json_writer *jw, const char *s)
 /* Separator, indentation and key that come before every value. */
 static void begin_value(struct json_writer *jw, const char *key)
 {
+	if (!key)
+		key = jw->next_key;
+	jw->next_key = NULL;
 	if (jw->depth > 0) {
 		if (jw->nonempty[jw->depth])
 			fputs(jw->pretty ? "," : ", ", jw->out);

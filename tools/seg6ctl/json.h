@@ -20,10 +20,16 @@ struct json_writer {
 	int depth;
 	/* Per open container: has it got a member yet (for commas)? */
 	bool nonempty[JSON_MAX_DEPTH];
+	const char *next_key;	/* json_key() */
 };
 
 void json_init(struct json_writer *jw, FILE *out, bool pretty);
 
+/*
+ * The key of the next member written with key NULL: for a printer that
+ * writes a whole object (out_start()) as a member of an outer one.
+ */
+void json_key(struct json_writer *jw, const char *key);
 void json_open_object(struct json_writer *jw, const char *key);
 void json_close_object(struct json_writer *jw);
 void json_open_array(struct json_writer *jw, const char *key);

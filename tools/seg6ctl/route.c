@@ -268,9 +268,9 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 
 /*
  * One route, as text (the syntax of add, so that save replays it) or as
- * JSON (@jw), where absent fields are null.
+ * JSON (@jw), where absent fields are null; with @state, its counters too.
  */
-static void print_one(struct json_writer *jw, const struct ctl_route *r)
+void route_print(struct json_writer *jw, const struct ctl_route *r, bool state)
 {
 	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
 	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
@@ -306,6 +306,12 @@ static void print_one(struct json_writer *jw, const struct ctl_route *r)
 	if (r->owner)
 		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
 							r->owner, mode));
+	/* State, not configuration: never in what save prints. */
+	if (state && r->has_counters) {
+		out_uint(&o, "packets", r->packets);
+		out_uint(&o, "bytes", r->bytes);
+		out_uint(&o, "errors", r->errors);
+	}
 	out_end(&o);
 }
 
@@ -342,7 +348,7 @@ int route_save(void)
 
 	for (i = 0; !status && i < n; i++) {
 		printf("route replace ");
-		print_one(NULL, &routes[i]);
+		route_print(NULL, &routes[i], false);
 	}
 	if (!status)
 		free(routes);
@@ -351,7 +357,8 @@ int route_save(void)
 
 static void print_route(struct json_writer *jw, const void *item)
 {
-	print_one(jw, item);
+	/* -s: what each route did, as ip -s shows it */
+	route_print(jw, item, opts.stats);
 }
 
 static int route_show(int argc, char **argv)

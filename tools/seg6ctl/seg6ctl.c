@@ -31,11 +31,13 @@ static const char usage[] =
 	"       seg6ctl [OPTIONS] -b FILE\n"
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
-	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save }\n"
-	"OPTIONS := { -n NETNS | -j | -p | -force | -c }\n"
+	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save |\n"
+	"            monitor }\n"
+	"OPTIONS := { -n NETNS | -j | -p | -s | -force | -c }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
 	"  -p, --pretty       pretty-print JSON (implies -j)\n"
+	"  -s, --stats        show counters (route show: packets, bytes, errors)\n"
 	"  -b, --batch FILE   run the commands in FILE, one per line (- = stdin)\n"
 	"  -force             with -b: go on past failing commands, fail at the end\n"
 	"  -c, --check        check the commands (syntax, values, and all that\n"
@@ -63,6 +65,7 @@ static const struct cli_cmd objects[] = {
 	{ "save",	do_save, "print the configuration as seg6ctl commands",
 	  NULL, true },
 	{ "showconf",	do_save, NULL,					NULL, true },
+	{ "monitor",	do_monitor, "print changes as they happen",	NULL, true },
 	{ "help",	do_help, "print usage",				NULL, true },
 	CLI_END,
 };
@@ -152,14 +155,19 @@ static int run_batch(const char *path)
  * iproute2 spells it -force, which getopt would read as -f -o -r -c -e:
  * among the options (before OBJECT), make it --force.
  */
-static void respell_force(int argc, char **argv)
+static void respell_ip_options(int argc, char **argv)
 {
 	static char force[] = "--force";
+	static char stats[] = "--stats";
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
 		if (!strcmp(argv[i], "-force"))
 			argv[i] = force;
+		/* ip's -stats and -statistics, likewise */
+		else if (!strcmp(argv[i], "-stats") ||
+			 !strcmp(argv[i], "-statistics"))
+			argv[i] = stats;
 		/* Skip the value of an option that takes one. */
 		else if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-b") ||
 			 !strcmp(argv[i], "--netns") || !strcmp(argv[i], "--batch"))
@@ -181,27 +189,30 @@ struct invocation {
 	int exit;		/* >= 0: exit with it (-V, -h, a usage error) */
 };
 
+static const struct option long_options[] = {
+	{ "netns",	required_argument,	NULL, 'n' },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "pretty",	no_argument,		NULL, 'p' },
+	{ "batch",	required_argument,	NULL, 'b' },
+	{ "force",	no_argument,		NULL, 'f' },
+	{ "stats",	no_argument,		NULL, 's' },
+	{ "statistics",	no_argument,		NULL, 's' },
+	{ "check",	no_argument,		NULL, 'c' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ NULL,		0,			NULL, 0 },
+};
+
 /* Reads the options into @inv and opts; leaves optind at OBJECT. */
 static void parse_options(int argc, char **argv, struct invocation *inv)
 {
-	static const struct option long_options[] = {
-		{ "netns",	required_argument,	NULL, 'n' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "pretty",	no_argument,		NULL, 'p' },
-		{ "batch",	required_argument,	NULL, 'b' },
-		{ "force",	no_argument,		NULL, 'f' },
-		{ "check",	no_argument,		NULL, 'c' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL,		0,			NULL, 0 },
-	};
 	int c;
 
 	inv->exit = -1;
-	respell_force(argc, argv);
+	respell_ip_options(argc, argv);
 	/* "+": options end at OBJECT; ":": report errors ourselves. */
 	while (inv->exit < 0 &&
-	       (c = getopt_long(argc, argv, "+:n:jpb:cVh", long_options, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, "+:n:jpsb:cVh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			opts.check = true;
@@ -215,6 +226,9 @@ static void parse_options(int argc, char **argv, struct invocation *inv)
 		case 'p':
 			opts.pretty = true;
 			opts.json = true;
+			break;
+		case 's':
+			opts.stats = true;
 			break;
 		case 'b':
 			inv->batch = optarg;

@@ -379,8 +379,7 @@ static int sid_del(int argc, char **argv)
  * One SID, as text (the syntax of add, so that save replays it; with
  * @state also its counters and whether it is dead) or as JSON (@jw).
  */
-static void print_one(struct json_writer *jw, const struct ctl_sid *s,
-		      bool state)
+void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state)
 {
 	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
 	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
@@ -446,7 +445,7 @@ static void print_one(struct json_writer *jw, const struct ctl_sid *s,
 
 static void print_sid(struct json_writer *jw, const void *item)
 {
-	print_one(jw, item, true);
+	sid_print(jw, item, true);
 }
 
 static int sid_show(int argc, char **argv)
@@ -492,7 +491,7 @@ int sid_save(void)
 
 	for (i = 0; !status && i < n; i++) {
 		printf("sid replace ");
-		print_one(NULL, &sids[i], false);
+		sid_print(NULL, &sids[i], false);
 	}
 	if (!status)
 		free(sids);
