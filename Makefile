@@ -37,6 +37,10 @@ DKMS_FILES := VERSION uapi/linux/seg6x.h $(MODULE_SOURCES)
 # What the seg6ctl package ships besides the binary and seg6ctl(8).
 EXAMPLES := tools/examples/seg6x.conf tools/examples/modprobe.d-seg6x.conf \
 	    tools/examples/modules-load.d-seg6x.conf
+# A worked example (examples/three-routers/README.md): per router, its
+# ip batch file and its seg6ctl batch file.
+THREE_ROUTERS := $(addprefix examples/three-routers/,README.md \
+	    r1.ip r2.ip r3.ip r1.conf r2.conf r3.conf)
 
 all: module tools
 
@@ -83,6 +87,8 @@ tools-install: tools fpmd-install
 		$(DESTDIR)$(SYSCONFDIR)/NetworkManager/dispatcher.d/50-seg6x
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	install -d $(DESTDIR)$(DOCDIR)/examples/three-routers
+	install -m 0644 $(THREE_ROUTERS) $(DESTDIR)$(DOCDIR)/examples/three-routers/
 
 # seg6x(7), the module's manual page.
 module-doc-install:

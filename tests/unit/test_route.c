@@ -609,10 +609,26 @@ static void test_save(void **state)
 	/* Every table, each route as the replace that sets it up again. */
 	assert_int_equal(capture(NULL, out, sizeof(out)), EXIT_OK);
 	assert_string_equal(out,
-		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo table main metric 0\n"
+		"route replace fc00::/64 mode encap segs 2001:db8::1 dev lo metric 0\n"
 		"route replace fc01::/64 mode encap segs 2001:db8::2 dev lo table 100000 metric 0\n"
 		"route replace 10.0.0.0/24 mode encap segs 2001:db8::3 dev lo table 100 metric 0\n");
 	assert_int_equal(nsent, 0);
+}
+
+/* route show: the main table unnamed, as ip prints it; local named. */
+static void test_show_text(void **state)
+{
+	char out[1024];
+
+	(void)state;
+	add_dump_route(AF_INET6, "fc00::", 64, RT_TABLE_MAIN, LWT_TYPE, "2001:db8::1");
+	add_dump_route(AF_INET6, "fc01::", 64, RT_TABLE_LOCAL, LWT_TYPE, "2001:db8::2");
+	add_dump_route(AF_INET6, "fc02::", 64, 100, LWT_TYPE, "2001:db8::3");
+	assert_int_equal(capture("show table all", out, sizeof(out)), EXIT_OK);
+	assert_string_equal(out,
+		"fc00::/64 mode encap segs 2001:db8::1 dev lo metric 0\n"
+		"fc01::/64 mode encap segs 2001:db8::2 dev lo table local metric 0\n"
+		"fc02::/64 mode encap segs 2001:db8::3 dev lo table 100 metric 0\n");
 }
 
 /* route show -j: the same fields as save's text, absent ones null. */
@@ -643,6 +659,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_add_full, teardown),
+		cmocka_unit_test_teardown(test_show_text, teardown),
 		cmocka_unit_test_teardown(test_show_json, teardown),
 		cmocka_unit_test_teardown(test_add_ipv4_minimal, teardown),
 		cmocka_unit_test_teardown(test_add_ipv4_via_ipv6, teardown),

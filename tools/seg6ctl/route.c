@@ -299,8 +299,11 @@ void route_print(struct json_writer *jw, const struct ctl_route *r, bool state)
 		out_str(&o, "via", format_addr(&r->via, addr, sizeof(addr)));
 	else
 		out_null(&o, "via");
-	/* As ip names them, and as "table" reads them back (save). */
-	out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
+	/* As ip prints them: nothing for main (the default of add, so save
+	 * replays the same), names for local and default; JSON the number.
+	 */
+	if (jw || r->table != RT_TABLE_MAIN)
+		out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
 	out_uint(&o, "metric", r->metric);
 	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
 	if (r->owner)

@@ -19,10 +19,10 @@
 static const char usage[] =
 	"Usage: seg6ctl save [keydir DIR]\n"
 	"Prints the configuration of the network namespace (tunsrc, iface\n"
-	"policies, HMAC keys, seg6x routes of every table) as commands for\n"
-	"seg6ctl -b. Secrets are not printed: each key is read back from\n"
-	"DIR/KEYID (default " DEFAULT_KEYDIR "), a file of mode 0600 that\n"
-	"holds the secret.\n";
+	"policies, HMAC keys, seg6x routes of every table, local SIDs) as\n"
+	"commands for seg6ctl -b. Secrets are not printed: each key is read\n"
+	"back from DIR/KEYID (default " DEFAULT_KEYDIR "), a file of mode\n"
+	"0600 that holds the secret.\n";
 
 enum { KEY_KEYDIR, NR_KEYS };
 
