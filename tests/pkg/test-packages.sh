@@ -54,7 +54,7 @@ finish() {
 
 # --- 1. build dependencies -----------------------------------------------
 build_deps=(build-essential fakeroot debhelper dh-dkms lintian dkms pkgconf
-	libnl-3-dev libnl-genl-3-dev libcmocka-dev)
+	libnl-3-dev libnl-genl-3-dev libcmocka-dev python3-prometheus-client)
 missing=()
 for p in "${build_deps[@]}"; do
 	dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
