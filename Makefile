@@ -68,14 +68,16 @@ module-install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(KVER)
 
-# seg6ctl, seg6ctl(8), bash completion, seg6x.service, the hooks that
-# re-apply /etc/seg6x/seg6x.conf when an interface comes up, examples, and
-# seg6x-fpmd (fpmd-install).
+# seg6ctl, seg6ctl(8), bash completion, seg6x.service, the metrics timer
+# for node_exporter, the hooks that re-apply /etc/seg6x/seg6x.conf when an
+# interface comes up, examples, and seg6x-fpmd (fpmd-install).
 tools-install: tools fpmd-install
 	$(MAKE) -C tools/seg6ctl install DESTDIR=$(DESTDIR)
 	install -D -m 0644 tools/completion/seg6ctl $(DESTDIR)$(BASHCOMPDIR)/seg6ctl
 	install -D -m 0644 tools/systemd/seg6x.service $(DESTDIR)$(UNITDIR)/seg6x.service
 	install -D -m 0644 tools/systemd/seg6x@.service $(DESTDIR)$(UNITDIR)/seg6x@.service
+	install -m 0644 tools/systemd/seg6x-metrics.service \
+		tools/systemd/seg6x-metrics.timer $(DESTDIR)$(UNITDIR)/
 	install -D -m 0755 tools/hooks/seg6x-reapply \
 		$(DESTDIR)$(SYSCONFDIR)/network/if-up.d/seg6x
 	# networkd: links with only link-local addresses never get routable

@@ -54,7 +54,7 @@ finish() {
 
 # --- 1. build dependencies -----------------------------------------------
 build_deps=(build-essential fakeroot debhelper dh-dkms lintian dkms pkgconf
-	libnl-3-dev libnl-genl-3-dev libcmocka-dev)
+	libnl-3-dev libnl-genl-3-dev libcmocka-dev python3-prometheus-client)
 missing=()
 for p in "${build_deps[@]}"; do
 	dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
@@ -192,16 +192,18 @@ hooks="/etc/network/if-up.d/seg6x /etc/networkd-dispatcher/carrier.d/50-seg6x
 	/etc/networkd-dispatcher/degraded.d/50-seg6x
 	/etc/networkd-dispatcher/routable.d/50-seg6x
 	/etc/NetworkManager/dispatcher.d/50-seg6x"
+units_metrics="/lib/systemd/system/seg6x-metrics.service
+	/lib/systemd/system/seg6x-metrics.timer"
 # shellcheck disable=SC2086 # word splitting of $hooks is wanted
 for f in /usr/share/man/man7/seg6x.7.gz /usr/share/man/man8/seg6ctl.8.gz \
 	/usr/share/bash-completion/completions/seg6ctl /lib/systemd/system/seg6x.service \
-	/lib/systemd/system/seg6x@.service $hooks \
+	/lib/systemd/system/seg6x@.service $units_metrics $hooks \
 	/usr/share/doc/seg6ctl/examples/seg6x.conf; do
 	[ -e "$f" ] || fail "not installed: $f"
 done
 # Installed disabled: nothing links to the units.
-if compgen -G "/etc/systemd/system/*.wants/seg6x*.service" >/dev/null; then
-	fail "seg6x.service was enabled by the installation"
+if compgen -G "/etc/systemd/system/*.wants/seg6x*" >/dev/null; then
+	fail "a seg6x unit was enabled by the installation"
 fi
 
 for k in "${kernels[@]}"; do
@@ -228,7 +230,7 @@ for d in /lib/modules/*/; do
 done
 # shellcheck disable=SC2086
 for f in "/usr/src/seg6x-$version" /usr/sbin/seg6ctl /lib/systemd/system/seg6x.service \
-	/lib/systemd/system/seg6x@.service $hooks; do
+	/lib/systemd/system/seg6x@.service $units_metrics $hooks; do
 	[ ! -e "$f" ] || fail "left after purge: $f"
 done
 echo "   after purge: no seg6x in dkms status, none of its modules in /lib/modules"

@@ -137,7 +137,7 @@ static char *run_output_fn(int (*fn)(int, char **), const char *line,
 {
 	int saved = dup(STDOUT_FILENO);
 	FILE *tmp = tmpfile();
-	char *out = calloc(1, 4096);
+	char *out = calloc(1, 16384);
 
 	assert_true(saved >= 0 && tmp && out);
 	fflush(stdout);
@@ -147,7 +147,7 @@ static char *run_output_fn(int (*fn)(int, char **), const char *line,
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
 	rewind(tmp);
-	assert_true(fread(out, 1, 4095, tmp) < 4095);
+	assert_true(fread(out, 1, 16383, tmp) < 16383);
 	fclose(tmp);
 	return out;
 }
@@ -726,15 +726,29 @@ static void put_counters(struct nl_msg *r, uint64_t packets, uint64_t bytes,
 	nla_nest_end(r, cnt);
 }
 
-/* stats format prometheus: the namespace's and the SIDs' counters. */
-static void test_stats_prometheus(void **state)
+/*
+ * Keeps @out in the file that $SEG6X_PROM_OUT names, if set: "make check"
+ * has test_prometheus.py parse it with the Prometheus client's parser.
+ */
+static void keep_exposition(const char *out)
+{
+	const char *path = getenv("SEG6X_PROM_OUT");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(out, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The replies of a stats show format prometheus. */
+static void prometheus_replies(void)
 {
 	struct nlattr *nest;
 	struct nl_msg *r;
-	char *out;
-	int status;
 
-	(void)state;
 	r = reply_to(SEG6X_CMD_STATS_GET);
 	nest = nla_nest_start(r, SEG6X_A_STATS);
 	nla_put_u64(r, SEG6X_STAT_ENCAP, 5);
@@ -749,21 +763,46 @@ static void test_stats_prometheus(void **state)
 	r = sid_reply(SEG6X_CMD_SID_GET, "fc00:ff::3", SEG6X_BEHAVIOR_END,
 		      &nest);
 	nla_nest_end(r, nest);
+}
 
-	opts.netns = "r\"1";
+/*
+ * stats format prometheus: the namespace's and the SIDs' counters, a
+ * family per event, drops and SID behaviours by label. test_prometheus.py
+ * checks the whole exposition.
+ */
+static void test_stats_prometheus(void **state)
+{
+	char *out;
+	int status;
+
+	(void)state;
+	prometheus_replies();
+	out = run_output(&stats_object, "show format prometheus", &status);
+	assert_int_equal(status, EXIT_OK);
+	assert_non_null(strstr(out, "# HELP seg6x_encap_total Packets "));
+	assert_non_null(strstr(out, "\n# TYPE seg6x_encap_total counter\n"
+				    "seg6x_encap_total 5\n"));
+	assert_non_null(strstr(out, "\nseg6x_passed_total 0\n"));
+	assert_non_null(strstr(out, "\nseg6x_drops_total{reason=\"nomem\"} 3\n"));
+	assert_null(strstr(out, "netns"));
+	free(out);
+
+	/* With -n: every sample carries netns, escaped as a label value. */
+	teardown(state);
+	prometheus_replies();
+	opts.netns = "r\"1\\2";
 	out = run_output(&stats_object, "show format prometheus", &status);
 	opts.netns = NULL;
 	assert_int_equal(status, EXIT_OK);
-	assert_non_null(strstr(out, "# TYPE seg6x_packets_total counter\n"));
+	assert_non_null(strstr(out, "\nseg6x_encap_total{netns=\"r\\\"1\\\\2\"} 5\n"));
 	assert_non_null(strstr(out,
-		"seg6x_packets_total{netns=\"r\\\"1\",event=\"encap\"} 5\n"));
+		"seg6x_drops_total{netns=\"r\\\"1\\\\2\",reason=\"nomem\"} 3\n"));
 	assert_non_null(strstr(out,
-		"seg6x_drops_total{netns=\"r\\\"1\",reason=\"nomem\"} 3\n"));
+		"seg6x_sid_behavior_packets_total{netns=\"r\\\"1\\\\2\",behavior=\"End.DT6\"} 7\n"));
 	assert_non_null(strstr(out,
-		"seg6x_sid_behavior_packets_total{netns=\"r\\\"1\",behavior=\"End.DT6\"} 7\n"));
-	assert_non_null(strstr(out,
-		"seg6x_sid_bytes_total{netns=\"r\\\"1\",sid=\"fc00:ff::2/128\"} 700\n"));
+		"seg6x_sid_bytes_total{netns=\"r\\\"1\\\\2\",sid=\"fc00:ff::2/128\"} 700\n"));
 	assert_null(strstr(out, "fc00:ff::3"));
+	keep_exposition(out);
 	free(out);
 }
 

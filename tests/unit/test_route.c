@@ -555,12 +555,14 @@ static void test_abbreviations(void **state)
 	/* As ip reads them: "a" is add, "r" replace, "ls" show. */
 	assert_int_equal(run("a fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
 	assert_true(nlmsg_hdr(sent[0])->nlmsg_flags & NLM_F_EXCL);
+	assert_false(conn()->no_autoload);	/* a change loads the module */
 	assert_int_equal(run("rep fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
 	assert_true(nlmsg_hdr(sent[1])->nlmsg_flags & NLM_F_REPLACE);
 	parse_sent(1, RTM_NEWROUTE, tb);
 	assert_int_equal(run("ls"), EXIT_OK);
 	assert_int_equal(run("list table all"), EXIT_OK);
 	assert_int_equal(run("lst"), EXIT_OK);
+	assert_true(conn()->no_autoload);	/* a read, as show is */
 	assert_int_equal(run("sh"), EXIT_OK);
 	assert_int_equal(run("f"), EXIT_OK);
 	assert_int_equal(nsent, 2);

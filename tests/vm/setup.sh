@@ -18,6 +18,8 @@ export INITRD=${INITRD:-No}
 host_pkgs=(qemu-system-x86 busybox-static dkms kmod iproute2 python3-scapy
 	python3-pytest libnl-3-dev libnl-genl-3-dev libcmocka-dev pkg-config
 	sparse make gcc procps tcpdump ethtool iputils-ping nftables util-linux
+	# the unit tests and test_53_metrics.py parse seg6ctl's Prometheus output
+	python3-prometheus-client
 	# run-vm.sh: unpack .ko.xz modules and the kernel image (6.1 xz, 6.12 zstd)
 	xz-utils zstd)
 # Installed, never started on this host: the FRR lab (test_80_frr.py) runs

@@ -406,7 +406,7 @@ static int route_replace(int argc, char **argv)
 /* The first is what "seg6ctl route" alone does. */
 static const struct cli_cmd route_cmds[] = {
 	CLI_SHOW(route_show, "list seg6x routes"),
-	{ "lst", route_show, NULL, NULL, false },
+	{ "lst", route_show, NULL, NULL, true },
 	{ "add", route_create, "add a route", NULL, false },
 	{ "replace", route_replace, "add a route or replace one", NULL, false },
 	{ "del", route_del, "delete a route", NULL, false },

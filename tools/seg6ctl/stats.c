@@ -13,6 +13,7 @@
 #include "json.h"
 #include "libseg6x.h"
 #include "parse.h"
+#include "prom.h"
 #include "report.h"
 
 static const char usage[] =
@@ -25,35 +26,44 @@ static const char usage[] =
 struct counter {
 	int id;
 	const char *name;
+	const char *help;	/* events: what format prometheus says */
 };
 
 /* Printed in this order; drop reasons form a group of their own. */
 static const struct counter events[] = {
-	{ SEG6X_STAT_ENCAP,		"encap" },
-	{ SEG6X_STAT_INLINE,		"inline" },
-	{ SEG6X_STAT_END,		"end" },
-	{ SEG6X_STAT_DECAP,		"decap" },
-	{ SEG6X_STAT_HMAC_SIGNED,	"hmac_signed" },
-	{ SEG6X_STAT_HMAC_VERIFIED,	"hmac_verified" },
-	{ SEG6X_STAT_LOCAL,		"local" },
+	{ SEG6X_STAT_ENCAP,		"encap",
+	  "Packets encapsulated with an SRH by a route (H.Encaps)." },
+	{ SEG6X_STAT_INLINE,		"inline",
+	  "Packets that got an SRH inserted by a route (H.Insert)." },
+	{ SEG6X_STAT_END,		"end",
+	  "SR packets processed as a segment endpoint." },
+	{ SEG6X_STAT_DECAP,		"decap",
+	  "SR packets decapsulated." },
+	{ SEG6X_STAT_HMAC_SIGNED,	"hmac_signed",
+	  "SRHs signed with an HMAC TLV." },
+	{ SEG6X_STAT_HMAC_VERIFIED,	"hmac_verified",
+	  "HMAC TLVs verified." },
+	{ SEG6X_STAT_LOCAL,		"local",
+	  "SR packets delivered to this node (Segments Left 0)." },
 	/* SR packets for this node handed back to the stack (disabled) */
-	{ SEG6X_STAT_DROP_DISABLED,	"passed" },
+	{ SEG6X_STAT_DROP_DISABLED,	"passed",
+	  "SR packets for this node handed back to the stack (seg6x disabled on the interface)." },
 };
 
 static const struct counter drops[] = {
-	{ SEG6X_STAT_DROP_HMAC_MISSING,	"hmac_missing" },
-	{ SEG6X_STAT_DROP_HMAC_INVALID,	"hmac_invalid" },
-	{ SEG6X_STAT_DROP_HMAC_NOKEY,	"hmac_nokey" },
-	{ SEG6X_STAT_DROP_BAD_SRH,	"bad_srh" },
-	{ SEG6X_STAT_DROP_NO_ROUTE,	"no_route" },
-	{ SEG6X_STAT_DROP_HOP_LIMIT,	"hop_limit" },
-	{ SEG6X_STAT_DROP_NOMEM,	"nomem" },
-	{ SEG6X_STAT_DROP_SID,		"sid" },
+	{ SEG6X_STAT_DROP_HMAC_MISSING,	"hmac_missing", NULL },
+	{ SEG6X_STAT_DROP_HMAC_INVALID,	"hmac_invalid", NULL },
+	{ SEG6X_STAT_DROP_HMAC_NOKEY,	"hmac_nokey", NULL },
+	{ SEG6X_STAT_DROP_BAD_SRH,	"bad_srh", NULL },
+	{ SEG6X_STAT_DROP_NO_ROUTE,	"no_route", NULL },
+	{ SEG6X_STAT_DROP_HOP_LIMIT,	"hop_limit", NULL },
+	{ SEG6X_STAT_DROP_NOMEM,	"nomem", NULL },
+	{ SEG6X_STAT_DROP_SID,		"sid", NULL },
 };
 
 /* Packets each kind of SID processed, in the order of the UAPI's list. */
 static const struct counter sids_by_behavior[] = {
-#define SID_COUNTER(behavior, name, stat)	{ stat, name },
+#define SID_COUNTER(behavior, name, stat)	{ stat, name, NULL },
 	SEG6X_BEHAVIOR_LIST(SID_COUNTER)
 #undef SID_COUNTER
 };
@@ -96,45 +106,7 @@ static void print_json(const uint64_t *values)
 	json_close_object(&jw);
 }
 
-/* A label value of the Prometheus text format: \\, \" and \n escaped. */
-static void prom_label(const char *name, const char *val)
-{
-	printf("%s=\"", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			printf("\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", stdout);
-		else
-			putchar(*val);
-	}
-	putchar('"');
-}
-
-/* One sample: NAME{netns="..",LABEL="VALUE"} N. */
-static void prom_sample(const char *name, const char *label, const char *val,
-			uint64_t n)
-{
-	bool sep = false;
-
-	printf("%s{", name);
-	if (opts.netns) {
-		prom_label("netns", opts.netns);
-		sep = true;
-	}
-	if (label) {
-		if (sep)
-			putchar(',');
-		prom_label(label, val);
-	}
-	printf("} %" PRIu64 "\n", n);
-}
-
-static void prom_family(const char *name, const char *help)
-{
-	printf("# HELP %s %s\n# TYPE %s counter\n", name, help, name);
-}
-
+/* One family of counters told apart by @label (the sum means something). */
 static void prom_group(const char *name, const char *help, const char *label,
 		       const struct counter *c, size_t n, const uint64_t *values)
 {
@@ -143,6 +115,23 @@ static void prom_group(const char *name, const char *help, const char *label,
 	prom_family(name, help);
 	for (i = 0; i < n; i++)
 		prom_sample(name, label, c[i].name, values[c[i].id]);
+}
+
+/*
+ * seg6x_NAME_total for each event: a family of its own, as the events
+ * overlap (a verified HMAC is also an endpoint's packet) and their sum
+ * would mean nothing.
+ */
+static void prom_events(const uint64_t *values)
+{
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		snprintf(name, sizeof(name), "seg6x_%s_total", events[i].name);
+		prom_family(name, events[i].help);
+		prom_sample(name, NULL, NULL, values[events[i].id]);
+	}
 }
 
 /* The counters of the SIDs that keep them (sid add ... count). */
@@ -185,9 +174,7 @@ static int print_prometheus(const uint64_t *values)
 
 	if (err)
 		return err;
-	prom_group("seg6x_packets_total",
-		   "Packets seg6x processed, by what it did (seg6ctl stats).",
-		   "event", events, ARRAY_SIZE(events), values);
+	prom_events(values);
 	prom_group("seg6x_drops_total", "Packets seg6x dropped, by reason.",
 		   "reason", drops, ARRAY_SIZE(drops), values);
 	prom_group("seg6x_sid_behavior_packets_total",
