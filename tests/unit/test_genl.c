@@ -922,7 +922,7 @@ static void test_info(void **state)
 
 	(void)state;
 	r = reply();
-	nla_put_string(r, SEG6X_A_VERSION, "0.1.0");
+	nla_put_string(r, SEG6X_A_VERSION, SEG6X_VERSION);
 	nla_put_u16(r, SEG6X_A_LWT_TYPE, 9);
 	nla_put_u8(r, SEG6X_A_ALLOW_INLINE, 1);
 	nla_put_u32(r, SEG6X_A_MAX_SEGS, SEG6X_MAX_SEGS);
@@ -933,7 +933,8 @@ static void test_info(void **state)
 	out = run_output(&info_object, "", &status);
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
-		"{\"version\": \"0.1.0\", \"lwt_type\": 9, "
+		"{\"version\": \"" SEG6X_VERSION "\", "
+		"\"tools_version\": \"" SEG6X_VERSION "\", \"lwt_type\": 9, "
 		"\"lwt_type_name\": \"ioam6\", \"allow_inline\": true, "
 		"\"max_segs\": 64, \"seg6_enabled_default\": 1, "
 		"\"require_hmac_default\": -1}\n");
@@ -941,7 +942,8 @@ static void test_info(void **state)
 
 	opts.json = false;
 	out = run_output(&info_object, "", &status);
-	assert_string_equal(out, "version 0.1.0\nlwt_type 9 (ioam6)\nallow_inline 1\n"
+	assert_string_equal(out, "version " SEG6X_VERSION "\ntools_version "
+				 SEG6X_VERSION "\nlwt_type 9 (ioam6)\nallow_inline 1\n"
 				 "max_segs 64\nseg6_enabled_default 1\n"
 				 "require_hmac_default -1\n");
 	free(out);

@@ -8,6 +8,11 @@
 
 #include <stdbool.h>
 
+/* The release, from the VERSION file (the Makefile passes it). */
+#ifndef SEG6X_VERSION
+#define SEG6X_VERSION "unknown"
+#endif
+
 /* Exit statuses, as seg6ctl(8) documents them. */
 enum {
 	EXIT_OK		= 0,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* seg6ctl info: what the loaded module is and how it was configured. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "common.h"
@@ -12,7 +13,8 @@
 
 static const char usage[] =
 	"Usage: seg6ctl info\n"
-	"Shows the module's version, the LWT encap slot it claimed, whether\n"
+	"Shows the module's version (and seg6ctl's, with a warning when they\n"
+	"differ), the LWT encap slot it claimed, whether\n"
 	"inline routes are allowed, the segment limit and the defaults that\n"
 	"new network namespaces start from.\n";
 
@@ -39,6 +41,7 @@ static void print_info(const struct ctl_info *info)
 	out_start(&o, opts.json ? &jw : NULL);
 	out_lines(&o, true);
 	out_str(&o, "version", info->version);
+	out_str(&o, "tools_version", SEG6X_VERSION);
 	/* The number, and the name ip route shows seg6x's routes by. */
 	out_uint_note(&o, "lwt_type", info->lwt_type, slot);
 	if (slot)
@@ -59,9 +62,14 @@ static int info_show(int argc, char **argv)
 	status = cli_no_args("info", argc);
 	if (!status)
 		status = ctl_info_get(conn(), &info);
-	if (!status)
-		print_info(&info);
-	return status;
+	if (status)
+		return status;
+	print_info(&info);
+	/* After a package upgrade, until the module is swapped. */
+	if (strcmp(info.version, SEG6X_VERSION))
+		pr_warn("the loaded module is seg6x %s but seg6ctl is %s: load the installed module with seg6x-upgrade(8)",
+			info.version, SEG6X_VERSION);
+	return EXIT_OK;
 }
 
 static const struct cli_cmd info_cmds[] = {

@@ -18,9 +18,6 @@
 #include "parse.h"
 #include "report.h"
 
-#ifndef SEG6X_VERSION
-#define SEG6X_VERSION "0.1.0"
-#endif
 
 /* Words on one batch line; the longest route add has 16. */
 #define BATCH_MAX_ARGS 64
