@@ -103,17 +103,28 @@ static int get_table(const char *s, uint32_t *table)
 			   s);
 }
 
-/* The segment limit depends on hmac, so segs is checked after it. */
+/*
+ * The segment limit depends on hmac and mode, so segs is checked after
+ * them. An inline route's HMAC covers the original destination too:
+ * one segment fewer.
+ */
 static int get_segs(const char *s, struct ctl_route *r)
 {
-	size_t max = r->has_hmac ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
+	bool inline_hmac = r->has_hmac && r->mode == SEG6X_IPTUN_MODE_INLINE;
+	size_t max = r->has_hmac ? SEG6X_MAX_SEGS_HMAC - inline_hmac :
+				   SEG6X_MAX_SEGS;
 	int err = parse_segs(s, r->segs, SEG6X_MAX_SEGS, &r->nsegs);
 
 	if (err == -E2BIG || (!err && r->nsegs > max))
 		return usage_error("route", "too many segments (at most %zu%s)",
-				   max, r->has_hmac ? " with hmac" : "");
+				   max, inline_hmac ? " with hmac in inline mode" :
+				   r->has_hmac ? " with hmac" : "");
 	if (err)
 		return usage_error("route", "invalid segment list \"%s\"", s);
+	if (in6_first_of_kind(r->segs, r->nsegs,
+			      IN6_KIND_ANY | IN6_KIND_MULTICAST) >= 0)
+		return usage_error("route", "segments must be unicast addresses (in \"%s\")",
+				   s);
 	return EXIT_OK;
 }
 
@@ -128,6 +139,31 @@ static int get_via(const char *s, struct ctl_route *r)
 	return EXIT_OK;
 }
 
+/* What add needs besides PREFIX, and the mode. */
+static int get_encap(const char *val[NR_KEYS], struct ctl_route *r)
+{
+	int mode;
+
+	if (!val[KEY_MODE])
+		return usage_error("route", "missing mode");
+	if (!val[KEY_SEGS])
+		return usage_error("route", "missing segs");
+	if (!val[KEY_DEV])
+		return usage_error("route", "missing dev");
+	/* ip route's spelling: "encap seg6 mode encap segs ..." */
+	if (val[KEY_ENCAP] && strcmp(val[KEY_ENCAP], "seg6"))
+		return usage_error("route", "unknown encap \"%s\" (only seg6)",
+				   val[KEY_ENCAP]);
+	mode = parse_mode(val[KEY_MODE]);
+	if (mode < 0)
+		return usage_error("route", "unknown mode \"%s\" (encap or inline)",
+				   val[KEY_MODE]);
+	if (mode == SEG6X_IPTUN_MODE_INLINE && r->dst.addr.family != AF_INET6)
+		return usage_error("route", "inline mode works on IPv6 routes only");
+	r->mode = (uint8_t)mode;
+	return EXIT_OK;
+}
+
 /*
  * Fills @r from PREFIX and the keywords @allowed; @dev is set to the
  * device name, resolved by the caller once the syntax is known good.
@@ -137,7 +173,6 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 {
 	const char *val[NR_KEYS] = { NULL };
 	int status;
-	int mode;
 
 	if (argc < 1)
 		return usage_error("route", "missing PREFIX");
@@ -150,21 +185,9 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 		return status;
 
 	if (allowed & 1u << KEY_MODE) {
-		if (!val[KEY_MODE])
-			return usage_error("route", "missing mode");
-		if (!val[KEY_SEGS])
-			return usage_error("route", "missing segs");
-		if (!val[KEY_DEV])
-			return usage_error("route", "missing dev");
-		/* ip route's spelling: "encap seg6 mode encap segs ..." */
-		if (val[KEY_ENCAP] && strcmp(val[KEY_ENCAP], "seg6"))
-			return usage_error("route", "unknown encap \"%s\" (only seg6)",
-					   val[KEY_ENCAP]);
-		mode = parse_mode(val[KEY_MODE]);
-		if (mode < 0)
-			return usage_error("route", "unknown mode \"%s\" (encap or inline)",
-					   val[KEY_MODE]);
-		r->mode = (uint8_t)mode;
+		status = get_encap(val, r);
+		if (status)
+			return status;
 	}
 	if (val[KEY_HMAC]) {
 		status = cli_u32("route", "hmac KEYID", val[KEY_HMAC], 1,

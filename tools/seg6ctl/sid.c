@@ -220,11 +220,17 @@ static int parse_nexthop(const char *val[NR_KEYS], struct ctl_sid *s)
 	if (val[KEY_NH6]) {
 		if (parse_in6(val[KEY_NH6], &s->nh6))
 			return usage_error("sid", "invalid nh6 \"%s\"", val[KEY_NH6]);
+		if (in6_kind(&s->nh6, IN6_KIND_ANY | IN6_KIND_MULTICAST))
+			return usage_error("sid", "nh6 must be a unicast address (not \"%s\")",
+					   val[KEY_NH6]);
 		s->attrs |= CTL_SID_F(SEG6X_SID_NH6);
 	}
 	if (val[KEY_NH4]) {
 		if (inet_pton(AF_INET, val[KEY_NH4], &s->nh4) != 1)
 			return usage_error("sid", "invalid nh4 \"%s\"", val[KEY_NH4]);
+		if (!in4_unicast(&s->nh4))
+			return usage_error("sid", "nh4 must be a unicast address (not \"%s\")",
+					   val[KEY_NH4]);
 		s->attrs |= CTL_SID_F(SEG6X_SID_NH4);
 	}
 	if (val[KEY_TABLE]) {
@@ -260,12 +266,34 @@ static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 	if (err)
 		return usage_error("sid", "invalid segment list \"%s\"",
 				   val[KEY_SEGS]);
+	if (in6_first_of_kind(s->segs, s->nsegs, IN6_KIND_ANY |
+			      IN6_KIND_MULTICAST | IN6_KIND_LOOPBACK |
+			      IN6_KIND_MAPPED) >= 0)
+		return usage_error("sid", "segments must be unicast addresses (in \"%s\")",
+				   val[KEY_SEGS]);
 	s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
 	/* The reduced SRH of one segment is no SRH: nothing to sign. */
 	if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
 	    s->nsegs == 1 && val[KEY_HMAC])
 		return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
 	return EXIT_OK;
+}
+
+/*
+ * NEXT-C-SID's block and node + function must fit in 128 bits, each
+ * length given or else the module's default (RFC 9800's 32 and 16).
+ */
+static int check_csid_bits(const struct ctl_sid *s)
+{
+	unsigned int lb = s->attrs & CTL_SID_F(SEG6X_SID_LBLEN) ? s->lblen : 32;
+	unsigned int nf = s->attrs & CTL_SID_F(SEG6X_SID_NFLEN) ? s->nflen : 16;
+
+	if (!(s->flavors & SEG6X_FLV_NEXT_CSID) || lb + nf <= 128)
+		return EXIT_OK;
+	return usage_error("sid", "lblen and nflen together at most 128 (%u + %u%s)",
+			   lb, nf, s->attrs & CTL_SID_F(SEG6X_SID_NFLEN) &&
+			   s->attrs & CTL_SID_F(SEG6X_SID_LBLEN) ? "" :
+			   ", the default for the one not given");
 }
 
 /* flavors, and NEXT-C-SID's lblen and nflen. */
@@ -294,7 +322,7 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 			return status;
 		s->attrs |= CTL_SID_F(SEG6X_SID_NFLEN);
 	}
-	return EXIT_OK;
+	return check_csid_bits(s);
 }
 
 static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
