@@ -70,6 +70,18 @@ void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state);
 void hmac_print(struct json_writer *jw, const struct ctl_key *key);
 void iface_print(struct json_writer *jw, const struct ctl_iface *iface);
 
+/*
+ * The fields of a route or SID as route_print() and sid_print() print
+ * them, into an output that the caller started and ends (out.h). A
+ * device is printed by name: @dev (and @vrf) if not NULL, else the name
+ * of its index.
+ */
+struct out;
+void route_fields(struct out *o, const struct ctl_route *r, bool state,
+		  const char *dev);
+void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
+		const char *dev, const char *vrf);
+
 /* seg6ctl monitor [all | OBJECT...] (monitor.c) */
 int do_monitor(int argc, char **argv);
 

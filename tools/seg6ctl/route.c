@@ -289,55 +289,65 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 	return inet_ntop(a->family, a->bytes, buf, (socklen_t)len);
 }
 
+/* In JSON, absent fields are null; with @state, its counters too. */
+void route_fields(struct out *o, const struct ctl_route *r, bool state,
+		  const char *dev)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
+	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t i;
+
+	snprintf(dst, sizeof(dst), "%s/%u",
+		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
+	out_lead(o, "dst", dst);
+	out_str(o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
+	out_list_start(o, "segs");
+	for (i = 0; i < r->nsegs; i++)
+		out_list_str(o, inet_ntop(AF_INET6, &r->segs[i], addr,
+					  sizeof(addr)));
+	out_list_end(o);
+	if (r->has_hmac)
+		out_uint(o, "hmac", r->hmac);
+	else
+		out_null(o, "hmac");
+	if (dev && *dev)
+		out_str(o, "dev", dev);
+	else if (r->oif)
+		out_str(o, "dev", cli_ifname(r->oif, ifname));
+	else
+		out_null(o, "dev");
+	if (r->has_via)
+		out_str(o, "via", format_addr(&r->via, addr, sizeof(addr)));
+	else
+		out_null(o, "via");
+	/* As ip prints them: nothing for main (the default of add, so save
+	 * replays the same), names for local and default; JSON the number.
+	 */
+	if (o->jw || r->table != RT_TABLE_MAIN)
+		out_named(o, "table", r->table, rt_tables_builtin_name(r->table));
+	out_uint(o, "metric", r->metric);
+	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
+	if (r->owner)
+		out_str(o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
+						       r->owner, mode));
+	/* State, not configuration: never in what save prints. */
+	if (state && r->has_counters) {
+		out_uint(o, "packets", r->packets);
+		out_uint(o, "bytes", r->bytes);
+		out_uint(o, "errors", r->errors);
+	}
+}
+
 /*
  * One route, as text (the syntax of add, so that save replays it) or as
  * JSON (@jw), where absent fields are null; with @state, its counters too.
  */
 void route_print(struct json_writer *jw, const struct ctl_route *r, bool state)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
-	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
 	struct out o;
-	size_t i;
 
-	snprintf(dst, sizeof(dst), "%s/%u",
-		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
 	out_start(&o, jw);
-	out_lead(&o, "dst", dst);
-	out_str(&o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
-	out_list_start(&o, "segs");
-	for (i = 0; i < r->nsegs; i++)
-		out_list_str(&o, inet_ntop(AF_INET6, &r->segs[i], addr,
-					   sizeof(addr)));
-	out_list_end(&o);
-	if (r->has_hmac)
-		out_uint(&o, "hmac", r->hmac);
-	else
-		out_null(&o, "hmac");
-	if (r->oif)
-		out_str(&o, "dev", cli_ifname(r->oif, ifname));
-	else
-		out_null(&o, "dev");
-	if (r->has_via)
-		out_str(&o, "via", format_addr(&r->via, addr, sizeof(addr)));
-	else
-		out_null(&o, "via");
-	/* As ip prints them: nothing for main (the default of add, so save
-	 * replays the same), names for local and default; JSON the number.
-	 */
-	if (jw || r->table != RT_TABLE_MAIN)
-		out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
-	out_uint(&o, "metric", r->metric);
-	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
-	if (r->owner)
-		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
-							r->owner, mode));
-	/* State, not configuration: never in what save prints. */
-	if (state && r->has_counters) {
-		out_uint(&o, "packets", r->packets);
-		out_uint(&o, "bytes", r->bytes);
-		out_uint(&o, "errors", r->errors);
-	}
+	route_fields(&o, r, state, NULL);
 	out_end(&o);
 }
 

@@ -403,71 +403,84 @@ static int sid_del(int argc, char **argv)
 	return status ? status : ctl_sid_del(conn(), &prefix, len);
 }
 
+/* flavors: names, or the bit for one this seg6ctl does not know. */
+static void print_flavors(struct out *o, const struct ctl_sid *s)
+{
+	int f;
+
+	out_list_start(o, "flavors");
+	for (f = 0; f < 32; f++) {
+		if (!(s->flavors & (1u << f)))
+			continue;
+		if (f < (int)ARRAY_SIZE(flavor_names))
+			out_list_str(o, flavor_names[f]);
+		else
+			out_list_uint(o, 1u << f);
+	}
+	out_list_end(o);
+}
+
+void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
+		const char *dev, const char *vrf)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
+	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t i;
+
+	snprintf(sid, sizeof(sid), "%s/%u",
+		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
+	out_lead(o, "sid", sid);
+	out_str(o, "behavior", behavior_name(s->behavior, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
+		out_str(o, "nh6", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
+		out_str(o, "nh4", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
+		out_str(o, "dev", dev && *dev ? dev : cli_ifname(s->oif, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
+		out_uint(o, "table", s->table);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
+		out_str(o, "vrf", vrf && *vrf ? vrf : cli_ifname(s->vrf, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
+		out_list_start(o, "segs");
+		for (i = 0; i < s->nsegs; i++)
+			out_list_str(o, inet_ntop(AF_INET6, &s->segs[i], addr,
+						  sizeof(addr)));
+		out_list_end(o);
+	}
+	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
+		out_uint(o, "hmac", s->hmac);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) && (o->jw || s->flavors))
+		print_flavors(o, s);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
+		out_uint(o, "lblen", s->lblen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
+		out_uint(o, "nflen", s->nflen);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_OWNER)) && s->owner)
+		out_str(o, "owner", cli_name_or_number(ctl_owner_name(s->owner),
+						       s->owner, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
+		out_text_flag(o, "count");
+	/* State, not configuration: never in what save prints. */
+	if (state && s->dead)
+		out_flag(o, "dead");
+	if (state && s->has_counters) {
+		out_uint(o, "packets", s->packets);
+		out_uint(o, "bytes", s->bytes);
+		out_uint(o, "errors", s->errors);
+	}
+}
+
 /*
  * One SID, as text (the syntax of add, so that save replays it; with
  * @state also its counters and whether it is dead) or as JSON (@jw).
  */
 void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
-	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
 	struct out o;
-	size_t i;
-	int f;
 
-	snprintf(sid, sizeof(sid), "%s/%u",
-		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
 	out_start(&o, jw);
-	out_lead(&o, "sid", sid);
-	out_str(&o, "behavior", behavior_name(s->behavior, num));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
-		out_str(&o, "nh6", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
-		out_str(&o, "nh4", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
-		out_str(&o, "dev", cli_ifname(s->oif, ifname));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
-		out_uint(&o, "table", s->table);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
-		out_str(&o, "vrf", cli_ifname(s->vrf, ifname));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
-		out_list_start(&o, "segs");
-		for (i = 0; i < s->nsegs; i++)
-			out_list_str(&o, inet_ntop(AF_INET6, &s->segs[i], addr,
-						   sizeof(addr)));
-		out_list_end(&o);
-	}
-	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
-		out_uint(&o, "hmac", s->hmac);
-	if ((s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) && (jw || s->flavors)) {
-		out_list_start(&o, "flavors");
-		for (f = 0; f < 32; f++) {
-			if (!(s->flavors & (1u << f)))
-				continue;
-			if (f < (int)ARRAY_SIZE(flavor_names))
-				out_list_str(&o, flavor_names[f]);
-			else
-				out_list_uint(&o, 1u << f);
-		}
-		out_list_end(&o);
-	}
-	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
-		out_uint(&o, "lblen", s->lblen);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
-		out_uint(&o, "nflen", s->nflen);
-	if ((s->attrs & CTL_SID_F(SEG6X_SID_OWNER)) && s->owner)
-		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(s->owner),
-							s->owner, num));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
-		out_text_flag(&o, "count");
-	/* State, not configuration: never in what save prints. */
-	if (state && s->dead)
-		out_flag(&o, "dead");
-	if (state && s->has_counters) {
-		out_uint(&o, "packets", s->packets);
-		out_uint(&o, "bytes", s->bytes);
-		out_uint(&o, "errors", s->errors);
-	}
+	sid_fields(&o, s, state, NULL, NULL);
 	out_end(&o);
 }
 
