@@ -15,6 +15,8 @@ enum {
 	EXIT_USAGE	= 2,	/* the command line is wrong */
 };
 
+struct conf;
+
 struct options {
 	bool json;
 	bool pretty;
@@ -22,7 +24,14 @@ struct options {
 	bool force;		/* batch: go on past failing lines */
 	bool check;		/* -c: parse and check, send nothing */
 	bool stats;		/* -s: show counters (route show) */
+	bool batch;		/* a batch is running (-b, or sync's FILE) */
 	const char *netns;	/* -n NETNS, or NULL */
+	/*
+	 * seg6ctl sync is reading its FILE: the commands that declare
+	 * configuration hand it over here instead of to the kernel
+	 * (conf.h), the others are refused.
+	 */
+	struct conf *collect;
 };
 
 extern struct options opts;
@@ -43,6 +52,10 @@ extern const struct cli_object sid_object;
 
 /* seg6ctl save: takes "keydir DIR" (or "help") straight after it. */
 int do_save(int argc, char **argv);
+/* seg6ctl sync [--dry-run] [--all-owners] FILE (sync.c). */
+int do_sync(int argc, char **argv);
+/* Runs the commands of @path ("-": stdin), as -b does (seg6ctl.c). */
+int run_batch(const char *path);
 
 /*
  * The parts of "seg6ctl save": each prints its object's configuration as

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -229,6 +230,8 @@ static int route_add(int argc, char **argv, bool replace)
 	status = parse_route(argc, argv, KEYS_ADD, &r, &dev);
 	if (!status)
 		status = cli_ifindex(dev, &r.oif);
+	if (!status && opts.collect)
+		return conf_route(opts.collect, &r, dev, replace);
 	return status ? status : ctl_route_add(conn(), &r, replace);
 }
 

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -376,6 +377,9 @@ static int sid_add(int argc, char **argv, bool replace)
 		status = cli_ifindex(val[KEY_VRF], &s.vrf);
 		s.attrs |= CTL_SID_F(SEG6X_SID_VRF);
 	}
+	if (!status && opts.collect)
+		return conf_sid(opts.collect, &s, val[KEY_DEV], val[KEY_VRF],
+				replace);
 	return status ? status : ctl_sid_set(conn(), &s, replace);
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -33,6 +34,8 @@ static int tunsrc_set(int argc, char **argv)
 		     IN6_KIND_MAPPED))
 		return usage_error("tunsrc", "tunnel source \"%s\" must be a unicast IPv6 address or ::",
 				   argv[0]);
+	if (opts.collect)
+		return conf_tunsrc(opts.collect, &addr);
 	return ctl_tunsrc_set(conn(), &addr);
 }
 
