@@ -28,12 +28,14 @@ sid add fc00:e2::100 behavior End.Y
 iface set bad/name seg6_enabled 1
 route add fc00::/64 mode encap segs fc00::1,junk dev eth0
 hmac set 7 md5 secret-file /k
+tunsrc set ff02::1
+sid add fc00::1 behavior End flavors next-csid lblen 120
 CONF
 out=$("$seg6ctl" -c -force -b "$dir/bad.conf" 2>&1)
 [ $? = 1 ] || fail "bad.conf: exit status $? (want 1)"
-for l in 2 3 4 5; do
+for l in 2 3 4 5 6 7; do
 	echo "$out" | grep -q "bad.conf:$l:" || fail "bad.conf line $l not reported: $out"
 done
 echo "$out" | grep -q "bad.conf:1:" && fail "bad.conf line 1 reported: $out"
-echo "$out" | grep -q "4 of 5 commands failed" || fail "no summary: $out"
+echo "$out" | grep -q "6 of 7 commands failed" || fail "no summary: $out"
 echo "test_check: passed"

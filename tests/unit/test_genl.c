@@ -538,6 +538,10 @@ static void test_tunsrc(void **state)
 
 	assert_int_equal(run(&tunsrc_object, "set ::"), EXIT_OK);
 	assert_int_equal(run(&tunsrc_object, "set 10.0.0.1"), EXIT_USAGE);
+	/* what the module refuses, refused before it is asked */
+	assert_int_equal(run(&tunsrc_object, "set ff02::1"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set ::1"), EXIT_USAGE);
+	assert_int_equal(run(&tunsrc_object, "set ::ffff:10.0.0.1"), EXIT_USAGE);
 	assert_int_equal(run(&tunsrc_object, "set fc00::/64"), EXIT_USAGE);
 	assert_int_equal(run(&tunsrc_object, "set fc00::1 fc00::2"), EXIT_USAGE);
 	assert_int_equal(run(&tunsrc_object, "set"), EXIT_USAGE);
@@ -844,6 +848,17 @@ static void test_sid(void **state)
 		"add fc00::1 count behavior End count",
 		"add fc00::1 behavior End.X count nh6",
 		"add fc00::1 behavior End.B6.Encaps.Red segs fc00::5 hmac 3",
+		/* what the module refuses, found before it is asked */
+		"add fc00::1 behavior End.X nh6 ff02::1",
+		"add fc00::1 behavior End.DX6 nh6 ::",
+		"add fc00::1 behavior End.DX4 nh4 0.1.2.3",
+		"add fc00::1 behavior End.DX4 nh4 224.0.0.5",
+		"add fc00::1 behavior End.DX4 nh4 255.255.255.255",
+		"add fc00::1 behavior End.B6.Encaps segs fc00::5,ff02::2",
+		"add fc00::1 behavior End.B6.Encaps segs ::1",
+		"add fc00::1 behavior End.B6.Encaps segs ::ffff:10.0.0.1",
+		"add fc00::1 behavior End flavors next-csid lblen 120",
+		"add fc00::1 behavior End flavors next-csid lblen 64 nflen 72",
 		"del", "flush now",
 	};
 	struct in6_addr a;
@@ -1019,7 +1034,7 @@ static void test_kernel_refusal(void **state)
 	fflush(stderr);
 	dup2(fileno(tmp), STDERR_FILENO);
 	status = cli_dispatch(&tunsrc_object, tunsrc_object.cmds, 2,
-			      (char *[]){ "set", "ff02::1", NULL });
+			      (char *[]){ "set", "fc00::1", NULL });
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);

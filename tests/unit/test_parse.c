@@ -288,6 +288,44 @@ static void test_segs_limits(void **state)
 	assert_int_equal(parse_segs(list, segs, SEG6X_MAX_SEGS_HMAC, &n), -E2BIG);
 }
 
+/* The kinds of address the module refuses, as it tells them apart. */
+static void test_address_kinds(void **state)
+{
+	const unsigned int all = IN6_KIND_ANY | IN6_KIND_MULTICAST |
+				 IN6_KIND_LOOPBACK | IN6_KIND_MAPPED;
+	struct in6_addr a[3];
+	struct in_addr v4;
+
+	(void)state;
+	inet_pton(AF_INET6, "::", &a[0]);
+	assert_int_equal(in6_kind(&a[0], all), IN6_KIND_ANY);
+	assert_int_equal(in6_kind(&a[0], IN6_KIND_MULTICAST), 0);
+	inet_pton(AF_INET6, "ff02::1", &a[0]);
+	assert_int_equal(in6_kind(&a[0], all), IN6_KIND_MULTICAST);
+	inet_pton(AF_INET6, "::1", &a[0]);
+	assert_int_equal(in6_kind(&a[0], all), IN6_KIND_LOOPBACK);
+	inet_pton(AF_INET6, "::ffff:10.0.0.1", &a[0]);
+	assert_int_equal(in6_kind(&a[0], all), IN6_KIND_MAPPED);
+	inet_pton(AF_INET6, "fe80::1", &a[0]);
+	assert_int_equal(in6_kind(&a[0], all), 0);
+
+	inet_pton(AF_INET6, "fc00::1", &a[1]);
+	inet_pton(AF_INET6, "ff05::2", &a[2]);
+	assert_int_equal(in6_first_of_kind(a, 3, all), 2);
+	assert_int_equal(in6_first_of_kind(a, 2, all), -1);
+
+	inet_pton(AF_INET, "10.0.0.1", &v4);
+	assert_true(in4_unicast(&v4));
+	inet_pton(AF_INET, "0.1.2.3", &v4);
+	assert_false(in4_unicast(&v4));
+	inet_pton(AF_INET, "239.1.1.1", &v4);
+	assert_false(in4_unicast(&v4));
+	inet_pton(AF_INET, "255.255.255.255", &v4);
+	assert_false(in4_unicast(&v4));
+	inet_pton(AF_INET, "240.0.0.1", &v4);
+	assert_true(in4_unicast(&v4));
+}
+
 static void test_keywords(void **state)
 {
 	static const char *const words[] = { NULL, "one", NULL, "three" };
@@ -446,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_segs_valid),
 		cmocka_unit_test(test_segs_bad),
 		cmocka_unit_test(test_segs_limits),
+		cmocka_unit_test(test_address_kinds),
 		cmocka_unit_test(test_keywords),
 		cmocka_unit_test(test_hmac_algo),
 		cmocka_unit_test(test_mode),

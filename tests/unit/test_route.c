@@ -492,6 +492,10 @@ static void test_usage_errors(void **state)
 		"add fc00::/129 mode encap segs 2001:db8::1 dev lo",
 		"add fc00::1/64 mode encap segs 2001:db8::1 dev lo",
 		"add fc00::zz/64 mode encap segs 2001:db8::1 dev lo",
+		/* what the module refuses, found before it is asked */
+		"add fc00::/64 mode encap segs 2001:db8::1,ff02::1 dev lo",
+		"add fc00::/64 mode encap segs :: dev lo",
+		"add 10.0.0.0/8 mode inline segs 2001:db8::1 dev lo",
 		"del fc00::/64 mode encap",
 		"del fc00::/64 via fe80::1",
 		"show table",
@@ -544,7 +548,15 @@ static void test_segment_limits(void **state)
 	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS_HMAC + 1);
 	snprintf(line, sizeof(line), "add fc00::/64 mode encap segs %s hmac 1 dev lo", segs);
 	assert_int_equal(run_quiet(line), EXIT_USAGE);
-	assert_int_equal(nsent, 2);
+
+	/* Inline with hmac: the HMAC covers the destination too. */
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS_HMAC);
+	snprintf(line, sizeof(line), "add fc00::/64 mode inline segs %s hmac 1 dev lo", segs);
+	assert_int_equal(run_quiet(line), EXIT_USAGE);
+	make_segs(segs, sizeof(segs), SEG6X_MAX_SEGS_HMAC - 1);
+	snprintf(line, sizeof(line), "add fc00::/64 mode inline segs %s hmac 1 dev lo", segs);
+	assert_int_equal(run(line), EXIT_OK);
+	assert_int_equal(nsent, 3);
 }
 
 static void test_abbreviations(void **state)

@@ -29,12 +29,13 @@ sa save
 sid sid
 stats stats
 m monitor
+sy sync
 WORDS
 
 # The usage lists every object, and each one answers help.
 objects=$("$seg6ctl" help | sed -n 's/^OBJECT := { \(.*\) }$/\1/p' | tr -d '|')
 [ -n "$objects" ] || fail "no OBJECT line in seg6ctl help"
-for o in route hmac tunsrc iface sid stats info save monitor; do
+for o in route hmac tunsrc iface sid stats info save monitor sync; do
 	echo " $objects " | grep -q " $o " || fail "seg6ctl help does not list $o"
 done
 for o in $objects; do

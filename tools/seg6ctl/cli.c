@@ -40,6 +40,18 @@ const struct cli_cmd *cli_lookup(const struct cli_cmd *cmds, const char *word)
 	return NULL;
 }
 
+/*
+ * What a file for sync may hold: the commands that declare configuration
+ * (add, replace and set of an object), not those that delete, show or
+ * reset.
+ */
+static bool declares(const struct cli_object *object, const struct cli_cmd *cmd)
+{
+	return object && cmd->fn && (!strcmp(cmd->name, "add") ||
+				     !strcmp(cmd->name, "replace") ||
+				     !strcmp(cmd->name, "set"));
+}
+
 /* Runs @cmd; a failed ctl_* call is reported here, and only here. */
 static int run(const struct cli_object *object, const struct cli_cmd *cmd,
 	       int argc, char **argv)
@@ -48,6 +60,11 @@ static int run(const struct cli_object *object, const struct cli_cmd *cmd,
 
 	if (cmd->object)
 		return cli_dispatch(cmd->object, cmd->object->cmds, argc, argv);
+	/* A file for sync declares what is to be, nothing else. */
+	if (opts.collect && !declares(object, cmd))
+		return usage_error("sync", "sync takes only commands that declare configuration (route and sid add or replace, hmac, tunsrc and iface set), not \"%s%s%s\"",
+				   object ? object->name : "",
+				   object ? " " : "", cmd->name);
 	if (!cmd->fn)
 		return cli_help(object->usage);
 	/* Reads never bring back a module that was removed on purpose. */
@@ -170,11 +187,15 @@ static bool valid_ifname(const char *name)
 
 int cli_ifindex(const char *name, uint32_t *ifindex)
 {
-	/* -c checks files for another machine: its devices are not here. */
-	if (opts.check) {
+	/*
+	 * -c checks files for another machine: its devices are not here.
+	 * sync reads its whole file before it changes anything: a device
+	 * that is missing (0) fails the step that needs it, not the file.
+	 */
+	if (opts.check || opts.collect) {
 		if (!valid_ifname(name))
 			return usage_error(NULL, "invalid device name \"%s\"", name);
-		*ifindex = if_nametoindex(name) ?: 1;
+		*ifindex = if_nametoindex(name) ?: (opts.check ? 1 : 0);
 		return EXIT_OK;
 	}
 	/* if_nametoindex() asks through a socket of the current netns. */

@@ -20,6 +20,8 @@ enum {
 	EXIT_USAGE	= 2,	/* the command line is wrong */
 };
 
+struct conf;
+
 struct options {
 	bool json;
 	bool pretty;
@@ -27,7 +29,14 @@ struct options {
 	bool force;		/* batch: go on past failing lines */
 	bool check;		/* -c: parse and check, send nothing */
 	bool stats;		/* -s: show counters (route show) */
+	bool batch;		/* a batch is running (-b, or sync's FILE) */
 	const char *netns;	/* -n NETNS, or NULL */
+	/*
+	 * seg6ctl sync is reading its FILE: the commands that declare
+	 * configuration hand it over here instead of to the kernel
+	 * (conf.h), the others are refused.
+	 */
+	struct conf *collect;
 };
 
 extern struct options opts;
@@ -48,6 +57,10 @@ extern const struct cli_object sid_object;
 
 /* seg6ctl save: takes "keydir DIR" (or "help") straight after it. */
 int do_save(int argc, char **argv);
+/* seg6ctl sync [--dry-run] [--all-owners] FILE (sync.c). */
+int do_sync(int argc, char **argv);
+/* Runs the commands of @path ("-": stdin), as -b does (seg6ctl.c). */
+int run_batch(const char *path);
 
 /*
  * The parts of "seg6ctl save": each prints its object's configuration as
@@ -74,6 +87,18 @@ void route_print(struct json_writer *jw, const struct ctl_route *r, bool state);
 void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state);
 void hmac_print(struct json_writer *jw, const struct ctl_key *key);
 void iface_print(struct json_writer *jw, const struct ctl_iface *iface);
+
+/*
+ * The fields of a route or SID as route_print() and sid_print() print
+ * them, into an output that the caller started and ends (out.h). A
+ * device is printed by name: @dev (and @vrf) if not NULL, else the name
+ * of its index.
+ */
+struct out;
+void route_fields(struct out *o, const struct ctl_route *r, bool state,
+		  const char *dev);
+void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
+		const char *dev, const char *vrf);
 
 /* seg6ctl monitor [all | OBJECT...] (monitor.c) */
 int do_monitor(int argc, char **argv);

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -221,13 +222,18 @@ static int hmac_set(int argc, char **argv)
 				   "standard input holds the batch: give the secret with secret-file");
 	/* -c: the secret file is the target machine's, not read here. */
 	if (opts.check)
-		return EXIT_OK;
+		return opts.collect ?
+		       conf_key(opts.collect, keyid, (uint8_t)algo, NULL, 0) :
+		       EXIT_OK;
 
 	/* Learn that the module is missing before waiting on stdin. */
 	status = ctl_connect(conn());
 	if (!status)
 		status = read_secret(path, keyid, &secret);
-	if (!status)
+	if (!status && opts.collect)
+		status = conf_key(opts.collect, keyid, (uint8_t)algo, secret.buf,
+				  secret.len);
+	else if (!status)
 		status = ctl_hmac_set(conn(), keyid, (uint8_t)algo, secret.buf, secret.len);
 	explicit_bzero(&secret, sizeof(secret));
 	return status;

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -86,6 +87,8 @@ static int iface_set(int argc, char **argv)
 	status = parse_settings(argc - 1, argv + 1, &set);
 	if (!status)
 		status = iface_index(argv[0], &set.ifindex);
+	if (!status && opts.collect)
+		return conf_iface(opts.collect, &set, argv[0]);
 	return status ? status : ctl_iface_set(conn(), &set);
 }
 

@@ -187,6 +187,38 @@ int parse_segs(const char *s, struct in6_addr *segs, size_t max, size_t *n)
 	return 0;
 }
 
+unsigned int in6_kind(const struct in6_addr *a, unsigned int refuse)
+{
+	unsigned int kind = 0;
+
+	if (IN6_IS_ADDR_UNSPECIFIED(a))
+		kind = IN6_KIND_ANY;
+	else if (IN6_IS_ADDR_MULTICAST(a))
+		kind = IN6_KIND_MULTICAST;
+	else if (IN6_IS_ADDR_LOOPBACK(a))
+		kind = IN6_KIND_LOOPBACK;
+	else if (IN6_IS_ADDR_V4MAPPED(a))
+		kind = IN6_KIND_MAPPED;
+	return kind & refuse;
+}
+
+int in6_first_of_kind(const struct in6_addr *a, size_t n, unsigned int refuse)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in6_kind(&a[i], refuse))
+			return (int)i;
+	return -1;
+}
+
+bool in4_unicast(const struct in_addr *a)
+{
+	uint32_t h = ntohl(a->s_addr);
+
+	return (h >> 24) != 0 && (h >> 28) != 0xe && h != 0xffffffffu;
+}
+
 int parse_keyword(const char *s, const char *const *words, size_t n)
 {
 	size_t i;

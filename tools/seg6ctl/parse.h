@@ -13,6 +13,7 @@
 #ifndef SEG6CTL_PARSE_H
 #define SEG6CTL_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
@@ -35,6 +36,22 @@ int parse_route_prefix(const char *s, struct inet_prefix *out);
 
 /* "SEG[,SEG...]" of IPv6 addresses, at most @max of them. */
 int parse_segs(const char *s, struct in6_addr *segs, size_t max, size_t *n);
+
+/*
+ * Kinds of IPv6 address that a field may refuse, as the module checks
+ * them (so that -c finds what the kernel would refuse).
+ */
+#define IN6_KIND_ANY		0x1	/* :: */
+#define IN6_KIND_MULTICAST	0x2	/* ff00::/8 */
+#define IN6_KIND_LOOPBACK	0x4	/* ::1 */
+#define IN6_KIND_MAPPED		0x8	/* ::ffff:0:0/96 */
+
+/* The kinds among @refuse that @a is of: 0 if none. */
+unsigned int in6_kind(const struct in6_addr *a, unsigned int refuse);
+/* Index of the first of @n addresses of a kind in @refuse, or -1. */
+int in6_first_of_kind(const struct in6_addr *a, size_t n, unsigned int refuse);
+/* An IPv4 unicast address: not 0.0.0.0/8, 224.0.0.0/4 or 255.255.255.255. */
+bool in4_unicast(const struct in_addr *a);
 
 /*
  * Index of @s in @words (exact, case-sensitive match); NULL entries are

@@ -17,6 +17,11 @@ void report_set_line(const char *file, unsigned int line)
 	batch_line = line;
 }
 
+unsigned int report_line(void)
+{
+	return batch_file ? batch_line : 0;
+}
+
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
 	/* Whatever the command printed so far must come out first. */
@@ -64,12 +69,21 @@ int usage_error(const char *object, const char *fmt, ...)
 
 int report_ctl(int err)
 {
+	return report_ctl_for(NULL, err);
+}
+
+int report_ctl_for(const char *what, int err)
+{
+	const char *sep = what ? ": " : "";
+
+	if (!what)
+		what = "";
 	if (ctl_error(conn()))
-		pr_err("%s", ctl_error(conn()));
+		pr_err("%s%s%s", what, sep, ctl_error(conn()));
 	else if (ctl_extack(conn()))
-		pr_err("%s (%s)", ctl_extack(conn()), strerror(-err));
+		pr_err("%s%s%s (%s)", what, sep, ctl_extack(conn()), strerror(-err));
 	else
-		pr_err("%s", strerror(-err));
+		pr_err("%s%s%s", what, sep, strerror(-err));
 	return EXIT_FAIL;
 }
 

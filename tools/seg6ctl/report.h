@@ -13,6 +13,8 @@
  * @file NULL outside batch mode.
  */
 void report_set_line(const char *file, unsigned int line);
+/* The line being run (0 outside batch mode). */
+unsigned int report_line(void);
 
 void pr_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void pr_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
@@ -29,6 +31,8 @@ int usage_error(const char *object, const char *fmt, ...) PRINTF_LIKE(2, 3);
  * EXIT_FAIL.
  */
 int report_ctl(int err);
+/* The same, the message starting with "@what: " (NULL: none). */
+int report_ctl_for(const char *what, int err);
 
 /* pr_warn() for ctl_on_warning(). */
 void report_warning(const char *msg, void *arg);

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -103,17 +104,28 @@ static int get_table(const char *s, uint32_t *table)
 			   s);
 }
 
-/* The segment limit depends on hmac, so segs is checked after it. */
+/*
+ * The segment limit depends on hmac and mode, so segs is checked after
+ * them. An inline route's HMAC covers the original destination too:
+ * one segment fewer.
+ */
 static int get_segs(const char *s, struct ctl_route *r)
 {
-	size_t max = r->has_hmac ? SEG6X_MAX_SEGS_HMAC : SEG6X_MAX_SEGS;
+	bool inline_hmac = r->has_hmac && r->mode == SEG6X_IPTUN_MODE_INLINE;
+	size_t max = r->has_hmac ? SEG6X_MAX_SEGS_HMAC - inline_hmac :
+				   SEG6X_MAX_SEGS;
 	int err = parse_segs(s, r->segs, SEG6X_MAX_SEGS, &r->nsegs);
 
 	if (err == -E2BIG || (!err && r->nsegs > max))
 		return usage_error("route", "too many segments (at most %zu%s)",
-				   max, r->has_hmac ? " with hmac" : "");
+				   max, inline_hmac ? " with hmac in inline mode" :
+				   r->has_hmac ? " with hmac" : "");
 	if (err)
 		return usage_error("route", "invalid segment list \"%s\"", s);
+	if (in6_first_of_kind(r->segs, r->nsegs,
+			      IN6_KIND_ANY | IN6_KIND_MULTICAST) >= 0)
+		return usage_error("route", "segments must be unicast addresses (in \"%s\")",
+				   s);
 	return EXIT_OK;
 }
 
@@ -128,6 +140,31 @@ static int get_via(const char *s, struct ctl_route *r)
 	return EXIT_OK;
 }
 
+/* What add needs besides PREFIX, and the mode. */
+static int get_encap(const char *val[NR_KEYS], struct ctl_route *r)
+{
+	int mode;
+
+	if (!val[KEY_MODE])
+		return usage_error("route", "missing mode");
+	if (!val[KEY_SEGS])
+		return usage_error("route", "missing segs");
+	if (!val[KEY_DEV])
+		return usage_error("route", "missing dev");
+	/* ip route's spelling: "encap seg6 mode encap segs ..." */
+	if (val[KEY_ENCAP] && strcmp(val[KEY_ENCAP], "seg6"))
+		return usage_error("route", "unknown encap \"%s\" (only seg6)",
+				   val[KEY_ENCAP]);
+	mode = parse_mode(val[KEY_MODE]);
+	if (mode < 0)
+		return usage_error("route", "unknown mode \"%s\" (encap or inline)",
+				   val[KEY_MODE]);
+	if (mode == SEG6X_IPTUN_MODE_INLINE && r->dst.addr.family != AF_INET6)
+		return usage_error("route", "inline mode works on IPv6 routes only");
+	r->mode = (uint8_t)mode;
+	return EXIT_OK;
+}
+
 /*
  * Fills @r from PREFIX and the keywords @allowed; @dev is set to the
  * device name, resolved by the caller once the syntax is known good.
@@ -137,7 +174,6 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 {
 	const char *val[NR_KEYS] = { NULL };
 	int status;
-	int mode;
 
 	if (argc < 1)
 		return usage_error("route", "missing PREFIX");
@@ -150,21 +186,9 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 		return status;
 
 	if (allowed & 1u << KEY_MODE) {
-		if (!val[KEY_MODE])
-			return usage_error("route", "missing mode");
-		if (!val[KEY_SEGS])
-			return usage_error("route", "missing segs");
-		if (!val[KEY_DEV])
-			return usage_error("route", "missing dev");
-		/* ip route's spelling: "encap seg6 mode encap segs ..." */
-		if (val[KEY_ENCAP] && strcmp(val[KEY_ENCAP], "seg6"))
-			return usage_error("route", "unknown encap \"%s\" (only seg6)",
-					   val[KEY_ENCAP]);
-		mode = parse_mode(val[KEY_MODE]);
-		if (mode < 0)
-			return usage_error("route", "unknown mode \"%s\" (encap or inline)",
-					   val[KEY_MODE]);
-		r->mode = (uint8_t)mode;
+		status = get_encap(val, r);
+		if (status)
+			return status;
 	}
 	if (val[KEY_HMAC]) {
 		status = cli_u32("route", "hmac KEYID", val[KEY_HMAC], 1,
@@ -206,6 +230,8 @@ static int route_add(int argc, char **argv, bool replace)
 	status = parse_route(argc, argv, KEYS_ADD, &r, &dev);
 	if (!status)
 		status = cli_ifindex(dev, &r.oif);
+	if (!status && opts.collect)
+		return conf_route(opts.collect, &r, dev, replace);
 	return status ? status : ctl_route_add(conn(), &r, replace);
 }
 
@@ -266,55 +292,65 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 	return inet_ntop(a->family, a->bytes, buf, (socklen_t)len);
 }
 
+/* In JSON, absent fields are null; with @state, its counters too. */
+void route_fields(struct out *o, const struct ctl_route *r, bool state,
+		  const char *dev)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
+	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t i;
+
+	snprintf(dst, sizeof(dst), "%s/%u",
+		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
+	out_lead(o, "dst", dst);
+	out_str(o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
+	out_list_start(o, "segs");
+	for (i = 0; i < r->nsegs; i++)
+		out_list_str(o, inet_ntop(AF_INET6, &r->segs[i], addr,
+					  sizeof(addr)));
+	out_list_end(o);
+	if (r->has_hmac)
+		out_uint(o, "hmac", r->hmac);
+	else
+		out_null(o, "hmac");
+	if (dev && *dev)
+		out_str(o, "dev", dev);
+	else if (r->oif)
+		out_str(o, "dev", cli_ifname(r->oif, ifname));
+	else
+		out_null(o, "dev");
+	if (r->has_via)
+		out_str(o, "via", format_addr(&r->via, addr, sizeof(addr)));
+	else
+		out_null(o, "via");
+	/* As ip prints them: nothing for main (the default of add, so save
+	 * replays the same), names for local and default; JSON the number.
+	 */
+	if (o->jw || r->table != RT_TABLE_MAIN)
+		out_named(o, "table", r->table, rt_tables_builtin_name(r->table));
+	out_uint(o, "metric", r->metric);
+	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
+	if (r->owner)
+		out_str(o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
+						       r->owner, mode));
+	/* State, not configuration: never in what save prints. */
+	if (state && r->has_counters) {
+		out_uint(o, "packets", r->packets);
+		out_uint(o, "bytes", r->bytes);
+		out_uint(o, "errors", r->errors);
+	}
+}
+
 /*
  * One route, as text (the syntax of add, so that save replays it) or as
  * JSON (@jw), where absent fields are null; with @state, its counters too.
  */
 void route_print(struct json_writer *jw, const struct ctl_route *r, bool state)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
-	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
 	struct out o;
-	size_t i;
 
-	snprintf(dst, sizeof(dst), "%s/%u",
-		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
 	out_start(&o, jw);
-	out_lead(&o, "dst", dst);
-	out_str(&o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
-	out_list_start(&o, "segs");
-	for (i = 0; i < r->nsegs; i++)
-		out_list_str(&o, inet_ntop(AF_INET6, &r->segs[i], addr,
-					   sizeof(addr)));
-	out_list_end(&o);
-	if (r->has_hmac)
-		out_uint(&o, "hmac", r->hmac);
-	else
-		out_null(&o, "hmac");
-	if (r->oif)
-		out_str(&o, "dev", cli_ifname(r->oif, ifname));
-	else
-		out_null(&o, "dev");
-	if (r->has_via)
-		out_str(&o, "via", format_addr(&r->via, addr, sizeof(addr)));
-	else
-		out_null(&o, "via");
-	/* As ip prints them: nothing for main (the default of add, so save
-	 * replays the same), names for local and default; JSON the number.
-	 */
-	if (jw || r->table != RT_TABLE_MAIN)
-		out_named(&o, "table", r->table, rt_tables_builtin_name(r->table));
-	out_uint(&o, "metric", r->metric);
-	/* Only when set: a program's mark (seg6x-fpmd), kept by save. */
-	if (r->owner)
-		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
-							r->owner, mode));
-	/* State, not configuration: never in what save prints. */
-	if (state && r->has_counters) {
-		out_uint(&o, "packets", r->packets);
-		out_uint(&o, "bytes", r->bytes);
-		out_uint(&o, "errors", r->errors);
-	}
+	route_fields(&o, r, state, NULL);
 	out_end(&o);
 }
 

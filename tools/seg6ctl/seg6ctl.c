@@ -26,9 +26,10 @@
 static const char usage[] =
 	"Usage: seg6ctl [OPTIONS] OBJECT { COMMAND | help } [ARGS]\n"
 	"       seg6ctl [OPTIONS] -b FILE\n"
+	"       seg6ctl [OPTIONS] sync [--dry-run] [--all-owners] FILE\n"
 	"       seg6ctl { -V | --version }\n"
 	"       seg6ctl { -h | --help }\n"
-	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save | monitor }\n"
+	"OBJECT := { route | hmac | tunsrc | iface | sid | stats | info | save | monitor | sync }\n"
 	"OPTIONS := { -n NETNS | -j | -p | -s | -force | -c }\n"
 	"  -n, --netns NETNS  act in the network namespace NETNS (/run/netns/NETNS)\n"
 	"  -j, --json         print JSON, one document per command\n"
@@ -62,6 +63,8 @@ static const struct cli_cmd objects[] = {
 	  NULL, true },
 	{ "showconf",	do_save, NULL,					NULL, true },
 	{ "monitor",	do_monitor, "print changes as they happen",	NULL, true },
+	{ "sync",	do_sync, "make the configuration what a file declares",
+	  NULL, false },
 	{ "help",	do_help, "print usage",				NULL, true },
 	CLI_END,
 };
@@ -93,7 +96,7 @@ static int run_line(char *line, unsigned int *ran)
  * Runs each line of @path until one fails; that one's status is ours.
  * With -force, runs them all, and fails at the end if any failed.
  */
-static int run_batch(const char *path)
+int run_batch(const char *path)
 {
 	const char *name = path;
 	unsigned int lineno = 0, failed = 0, ran = 0;
@@ -114,6 +117,7 @@ static int run_batch(const char *path)
 		}
 	}
 
+	opts.batch = true;
 	for (;;) {
 		int one;
 
@@ -136,6 +140,7 @@ static int run_batch(const char *path)
 		}
 	}
 	report_set_line(NULL, 0);
+	opts.batch = false;
 	if (opts.force && failed) {
 		pr_err("%s: %u of %u commands failed", name, failed, ran);
 		status = EXIT_FAIL;

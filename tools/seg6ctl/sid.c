@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -220,11 +221,17 @@ static int parse_nexthop(const char *val[NR_KEYS], struct ctl_sid *s)
 	if (val[KEY_NH6]) {
 		if (parse_in6(val[KEY_NH6], &s->nh6))
 			return usage_error("sid", "invalid nh6 \"%s\"", val[KEY_NH6]);
+		if (in6_kind(&s->nh6, IN6_KIND_ANY | IN6_KIND_MULTICAST))
+			return usage_error("sid", "nh6 must be a unicast address (not \"%s\")",
+					   val[KEY_NH6]);
 		s->attrs |= CTL_SID_F(SEG6X_SID_NH6);
 	}
 	if (val[KEY_NH4]) {
 		if (inet_pton(AF_INET, val[KEY_NH4], &s->nh4) != 1)
 			return usage_error("sid", "invalid nh4 \"%s\"", val[KEY_NH4]);
+		if (!in4_unicast(&s->nh4))
+			return usage_error("sid", "nh4 must be a unicast address (not \"%s\")",
+					   val[KEY_NH4]);
 		s->attrs |= CTL_SID_F(SEG6X_SID_NH4);
 	}
 	if (val[KEY_TABLE]) {
@@ -260,12 +267,34 @@ static int parse_policy(const char *val[NR_KEYS], struct ctl_sid *s)
 	if (err)
 		return usage_error("sid", "invalid segment list \"%s\"",
 				   val[KEY_SEGS]);
+	if (in6_first_of_kind(s->segs, s->nsegs, IN6_KIND_ANY |
+			      IN6_KIND_MULTICAST | IN6_KIND_LOOPBACK |
+			      IN6_KIND_MAPPED) >= 0)
+		return usage_error("sid", "segments must be unicast addresses (in \"%s\")",
+				   val[KEY_SEGS]);
 	s->attrs |= CTL_SID_F(SEG6X_SID_SEGS);
 	/* The reduced SRH of one segment is no SRH: nothing to sign. */
 	if (s->behavior == SEG6X_BEHAVIOR_END_B6_ENCAPS_RED &&
 	    s->nsegs == 1 && val[KEY_HMAC])
 		return usage_error("sid", "End.B6.Encaps.Red with hmac needs 2 segments or more");
 	return EXIT_OK;
+}
+
+/*
+ * NEXT-C-SID's block and node + function must fit in 128 bits, each
+ * length given or else the module's default (RFC 9800's 32 and 16).
+ */
+static int check_csid_bits(const struct ctl_sid *s)
+{
+	unsigned int lb = s->attrs & CTL_SID_F(SEG6X_SID_LBLEN) ? s->lblen : 32;
+	unsigned int nf = s->attrs & CTL_SID_F(SEG6X_SID_NFLEN) ? s->nflen : 16;
+
+	if (!(s->flavors & SEG6X_FLV_NEXT_CSID) || lb + nf <= 128)
+		return EXIT_OK;
+	return usage_error("sid", "lblen and nflen together at most 128 (%u + %u%s)",
+			   lb, nf, s->attrs & CTL_SID_F(SEG6X_SID_NFLEN) &&
+			   s->attrs & CTL_SID_F(SEG6X_SID_LBLEN) ? "" :
+			   ", the default for the one not given");
 }
 
 /* flavors, and NEXT-C-SID's lblen and nflen. */
@@ -294,7 +323,7 @@ static int parse_flavor_args(const char *val[NR_KEYS], struct ctl_sid *s)
 			return status;
 		s->attrs |= CTL_SID_F(SEG6X_SID_NFLEN);
 	}
-	return EXIT_OK;
+	return check_csid_bits(s);
 }
 
 static int parse_args(const char *val[NR_KEYS], struct ctl_sid *s)
@@ -348,6 +377,9 @@ static int sid_add(int argc, char **argv, bool replace)
 		status = cli_ifindex(val[KEY_VRF], &s.vrf);
 		s.attrs |= CTL_SID_F(SEG6X_SID_VRF);
 	}
+	if (!status && opts.collect)
+		return conf_sid(opts.collect, &s, val[KEY_DEV], val[KEY_VRF],
+				replace);
 	return status ? status : ctl_sid_set(conn(), &s, replace);
 }
 
@@ -375,71 +407,84 @@ static int sid_del(int argc, char **argv)
 	return status ? status : ctl_sid_del(conn(), &prefix, len);
 }
 
+/* flavors: names, or the bit for one this seg6ctl does not know. */
+static void print_flavors(struct out *o, const struct ctl_sid *s)
+{
+	int f;
+
+	out_list_start(o, "flavors");
+	for (f = 0; f < 32; f++) {
+		if (!(s->flavors & (1u << f)))
+			continue;
+		if (f < (int)ARRAY_SIZE(flavor_names))
+			out_list_str(o, flavor_names[f]);
+		else
+			out_list_uint(o, 1u << f);
+	}
+	out_list_end(o);
+}
+
+void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
+		const char *dev, const char *vrf)
+{
+	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
+	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
+	size_t i;
+
+	snprintf(sid, sizeof(sid), "%s/%u",
+		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
+	out_lead(o, "sid", sid);
+	out_str(o, "behavior", behavior_name(s->behavior, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
+		out_str(o, "nh6", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
+		out_str(o, "nh4", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
+		out_str(o, "dev", dev && *dev ? dev : cli_ifname(s->oif, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
+		out_uint(o, "table", s->table);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
+		out_str(o, "vrf", vrf && *vrf ? vrf : cli_ifname(s->vrf, ifname));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
+		out_list_start(o, "segs");
+		for (i = 0; i < s->nsegs; i++)
+			out_list_str(o, inet_ntop(AF_INET6, &s->segs[i], addr,
+						  sizeof(addr)));
+		out_list_end(o);
+	}
+	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
+		out_uint(o, "hmac", s->hmac);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) && (o->jw || s->flavors))
+		print_flavors(o, s);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
+		out_uint(o, "lblen", s->lblen);
+	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
+		out_uint(o, "nflen", s->nflen);
+	if ((s->attrs & CTL_SID_F(SEG6X_SID_OWNER)) && s->owner)
+		out_str(o, "owner", cli_name_or_number(ctl_owner_name(s->owner),
+						       s->owner, num));
+	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
+		out_text_flag(o, "count");
+	/* State, not configuration: never in what save prints. */
+	if (state && s->dead)
+		out_flag(o, "dead");
+	if (state && s->has_counters) {
+		out_uint(o, "packets", s->packets);
+		out_uint(o, "bytes", s->bytes);
+		out_uint(o, "errors", s->errors);
+	}
+}
+
 /*
  * One SID, as text (the syntax of add, so that save replays it; with
  * @state also its counters and whether it is dead) or as JSON (@jw).
  */
 void sid_print(struct json_writer *jw, const struct ctl_sid *s, bool state)
 {
-	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], num[11];
-	char sid[INET6_ADDRSTRLEN + sizeof("/128")];
 	struct out o;
-	size_t i;
-	int f;
 
-	snprintf(sid, sizeof(sid), "%s/%u",
-		 inet_ntop(AF_INET6, &s->prefix, addr, sizeof(addr)), s->len);
 	out_start(&o, jw);
-	out_lead(&o, "sid", sid);
-	out_str(&o, "behavior", behavior_name(s->behavior, num));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH6))
-		out_str(&o, "nh6", inet_ntop(AF_INET6, &s->nh6, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NH4))
-		out_str(&o, "nh4", inet_ntop(AF_INET, &s->nh4, addr, sizeof(addr)));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_OIF))
-		out_str(&o, "dev", cli_ifname(s->oif, ifname));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_TABLE))
-		out_uint(&o, "table", s->table);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_VRF))
-		out_str(&o, "vrf", cli_ifname(s->vrf, ifname));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_SEGS)) {
-		out_list_start(&o, "segs");
-		for (i = 0; i < s->nsegs; i++)
-			out_list_str(&o, inet_ntop(AF_INET6, &s->segs[i], addr,
-						   sizeof(addr)));
-		out_list_end(&o);
-	}
-	if (s->attrs & CTL_SID_F(SEG6X_SID_HMAC_KEYID))
-		out_uint(&o, "hmac", s->hmac);
-	if ((s->attrs & CTL_SID_F(SEG6X_SID_FLAVORS)) && (jw || s->flavors)) {
-		out_list_start(&o, "flavors");
-		for (f = 0; f < 32; f++) {
-			if (!(s->flavors & (1u << f)))
-				continue;
-			if (f < (int)ARRAY_SIZE(flavor_names))
-				out_list_str(&o, flavor_names[f]);
-			else
-				out_list_uint(&o, 1u << f);
-		}
-		out_list_end(&o);
-	}
-	if (s->attrs & CTL_SID_F(SEG6X_SID_LBLEN))
-		out_uint(&o, "lblen", s->lblen);
-	if (s->attrs & CTL_SID_F(SEG6X_SID_NFLEN))
-		out_uint(&o, "nflen", s->nflen);
-	if ((s->attrs & CTL_SID_F(SEG6X_SID_OWNER)) && s->owner)
-		out_str(&o, "owner", cli_name_or_number(ctl_owner_name(s->owner),
-							s->owner, num));
-	if (s->attrs & CTL_SID_F(SEG6X_SID_COUNT))
-		out_text_flag(&o, "count");
-	/* State, not configuration: never in what save prints. */
-	if (state && s->dead)
-		out_flag(&o, "dead");
-	if (state && s->has_counters) {
-		out_uint(&o, "packets", s->packets);
-		out_uint(&o, "bytes", s->bytes);
-		out_uint(&o, "errors", s->errors);
-	}
+	sid_fields(&o, s, state, NULL, NULL);
 	out_end(&o);
 }
 

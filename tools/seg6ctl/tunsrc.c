@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "common.h"
+#include "conf.h"
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
@@ -28,6 +29,13 @@ static int tunsrc_set(int argc, char **argv)
 		return usage_error("tunsrc", "too many arguments");
 	if (parse_in6(argv[0], &addr))
 		return usage_error("tunsrc", "invalid IPv6 address \"%s\"", argv[0]);
+	/* What the module refuses, refused before it is asked (and by -c). */
+	if (in6_kind(&addr, IN6_KIND_MULTICAST | IN6_KIND_LOOPBACK |
+		     IN6_KIND_MAPPED))
+		return usage_error("tunsrc", "tunnel source \"%s\" must be a unicast IPv6 address or ::",
+				   argv[0]);
+	if (opts.collect)
+		return conf_tunsrc(opts.collect, &addr);
 	return ctl_tunsrc_set(conn(), &addr);
 }
 

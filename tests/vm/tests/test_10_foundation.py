@@ -93,10 +93,16 @@ def test_bad_input_is_usage_error_and_changes_nothing(seg6x, args):
 
 
 def test_kernel_refusal_is_exit_1_with_extack(seg6x):
-    p = ctl("tunsrc", "set", "ff02::1", check=False)
+    # only the kernel knows which keys it holds
+    p = ctl("hmac", "del", "4242", check=False)
     assert p.returncode == 1
     assert p.stderr.startswith("seg6ctl:")
-    assert "unicast" in p.stderr        # the kernel's extack text
+    assert "no HMAC key" in p.stderr    # the kernel's extack text
+
+
+def test_address_the_kernel_refuses_is_a_usage_error(seg6x):
+    p = ctl("tunsrc", "set", "ff02::1", check=False)
+    assert p.returncode == 2 and "unicast" in p.stderr
 
 
 @pytest.mark.parametrize("param", ["seg6_require_hmac=5", "seg6_enabled=2",

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Configuration that survives: a seg6x.conf applied with seg6ctl -b, a
-module reload followed by seg6ctl -b, and an interface that goes down and
-up again, its seg6x routes brought back by the interface hook."""
+"""Configuration that survives: a seg6x.conf applied with seg6ctl sync (as
+seg6x.service does), a module reload followed by sync, and an interface
+that goes down and up again, its seg6x routes brought back by the
+interface hook."""
 import os
 import socket
 import subprocess
@@ -45,7 +46,7 @@ def confs(chain, tmp_path):
 
 def apply(c, paths):
     for node, path in paths.items():
-        ctl("-b", path, ns=c.ns[node])
+        ctl("sync", path, ns=c.ns[node])
 
 
 def flows(c, tag):
