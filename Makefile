@@ -74,6 +74,8 @@ module-install: module
 tools-install: tools fpmd-install
 	$(MAKE) -C tools/seg6ctl install DESTDIR=$(DESTDIR)
 	install -D -m 0644 tools/completion/seg6ctl $(DESTDIR)$(BASHCOMPDIR)/seg6ctl
+	install -D -m 0755 tools/upgrade/seg6x-upgrade $(DESTDIR)$(PREFIX)/sbin/seg6x-upgrade
+	install -D -m 0644 tools/upgrade/seg6x-upgrade.8 $(DESTDIR)$(MANDIR)/man8/seg6x-upgrade.8
 	install -D -m 0644 tools/systemd/seg6x.service $(DESTDIR)$(UNITDIR)/seg6x.service
 	install -D -m 0644 tools/systemd/seg6x@.service $(DESTDIR)$(UNITDIR)/seg6x@.service
 	install -m 0644 tools/systemd/seg6x-metrics.service \

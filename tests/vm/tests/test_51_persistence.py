@@ -22,8 +22,11 @@ HOOK = os.path.join(REPO, "tools/hooks/seg6x-reapply")
 
 @pytest.fixture
 def confs(chain, tmp_path):
+    return write_confs(chain, tmp_path)
+
+
+def write_confs(c, tmp_path):
     """One seg6x.conf per router, as an operator would write them."""
-    c = chain
     key = tmp_path / "key7"
     key.write_text("persistent secret\n")
     os.chmod(key, 0o600)
