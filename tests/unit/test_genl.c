@@ -949,7 +949,8 @@ static void test_info(void **state)
 	assert_int_equal(status, EXIT_OK);
 	assert_string_equal(out,
 		"{\"version\": \"" SEG6X_VERSION "\", "
-		"\"tools_version\": \"" SEG6X_VERSION "\", \"lwt_type\": 9, "
+		"\"tools_version\": \"" SEG6X_VERSION "\", \"json_schema\": 1, "
+		"\"lwt_type\": 9, "
 		"\"lwt_type_name\": \"ioam6\", \"allow_inline\": true, "
 		"\"max_segs\": 64, \"seg6_enabled_default\": 1, "
 		"\"require_hmac_default\": -1}\n");
@@ -958,7 +959,8 @@ static void test_info(void **state)
 	opts.json = false;
 	out = run_output(&info_object, "", &status);
 	assert_string_equal(out, "version " SEG6X_VERSION "\ntools_version "
-				 SEG6X_VERSION "\nlwt_type 9 (ioam6)\nallow_inline 1\n"
+				 SEG6X_VERSION "\njson_schema 1\nlwt_type 9 (ioam6)\n"
+				 "allow_inline 1\n"
 				 "max_segs 64\nseg6_enabled_default 1\n"
 				 "require_hmac_default -1\n");
 	free(out);

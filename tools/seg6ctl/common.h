@@ -8,6 +8,13 @@
 
 #include <stdbool.h>
 
+/*
+ * The version of seg6ctl's JSON documents: fields are only ever added
+ * under one version; removing, renaming or retyping one bumps it.
+ * seg6ctl -j info reports it.
+ */
+#define SEG6CTL_JSON_SCHEMA 1
+
 /* The release, from the VERSION file (the Makefile passes it). */
 #ifndef SEG6X_VERSION
 #define SEG6X_VERSION "unknown"

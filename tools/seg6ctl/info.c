@@ -42,6 +42,7 @@ static void print_info(const struct ctl_info *info)
 	out_lines(&o, true);
 	out_str(&o, "version", info->version);
 	out_str(&o, "tools_version", SEG6X_VERSION);
+	out_uint(&o, "json_schema", SEG6CTL_JSON_SCHEMA);
 	/* The number, and the name ip route shows seg6x's routes by. */
 	out_uint_note(&o, "lwt_type", info->lwt_type, slot);
 	if (slot)

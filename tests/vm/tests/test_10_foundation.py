@@ -37,8 +37,11 @@ def test_module_comes_from_dkms(seg6x):
 
 
 def test_info_reports_version_and_slot(seg6x):
+    p = ctl("info")
+    assert "warning" not in p.stderr        # module and seg6ctl agree
     info = ctl("info", js=True)
-    assert info["version"] == VERSION
+    assert info["version"] == info["tools_version"] == VERSION
+    assert info["json_schema"] == 1
     # Debian 6.1/6.12 build none of IOAM6 (9) / RPL (8): auto takes IOAM6
     assert info["lwt_type"] == 9
     assert info["allow_inline"] is True
