@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <linux/if_link.h>
+#include <linux/lwtunnel.h>
 #include <linux/rtnetlink.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
@@ -18,9 +19,22 @@ static int route_set(void *arg, const struct ctl_route *r)
 	return ctl_route_add(arg, r, true);
 }
 
+/*
+ * Only our own seg6x route at @r's place. zebra installs routes at the
+ * same places (its in-tree SRv6 routes, and plain ones when a VPN route
+ * loses its SID); by the time a delete reaches us the route there may be
+ * zebra's, and the kernel deletes by place, not by encapsulation. (A
+ * change between the lookup and the delete can still race.)
+ */
 static int route_del(void *arg, const struct ctl_route *r)
 {
-	return ctl_route_del(arg, r);
+	struct ctl_route found;
+	bool other;
+	int err = ctl_route_find(arg, r, &found, &other);
+
+	if (err == -ESRCH || (!err && found.owner != SEG6X_OWNER_FPMD))
+		return 0;
+	return err ? err : ctl_route_del(arg, &found);
 }
 
 static int sid_set(void *arg, const struct ctl_sid *s)
@@ -110,11 +124,14 @@ void fpm_kernel_libseg6x(struct fpm_kernel *k, struct ctl *c)
  * FPM; the daemon replaces it with the seg6x route. The two are
  * independent dplane providers: zebra's kernel write can land after ours
  * and put the in-tree route back. The kernel tells every route change to
- * the route groups: a route of one of our prefixes whose encap is not
- * seg6x's is installed again. Our own writes come back with seg6x's
- * encap and are ignored, and zebra ignores notifications of routes with
- * its protocol (ours carry it): nothing loops. One replace per
- * notification; an overrun socket means a full reinstall, once.
+ * the route groups: an in-tree SRv6 route (seg6 or seg6local encap) of
+ * one of our prefixes is replaced by ours again. A route without them is
+ * not: zebra writes a plain route where a VPN route lost its SID, and
+ * the FPM update that tells us follows (putting ours back would leave no
+ * route at all once that update deletes ours). Our own writes come back
+ * with seg6x's encap and are ignored, and zebra ignores notifications of
+ * routes with its protocol (ours carry it): nothing loops. One replace
+ * per notification; an overrun socket means a full reinstall, once.
  */
 int fpm_kernel_monitor(void)
 {
@@ -147,6 +164,7 @@ static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 	size_t alen = inet_addr_len(rtm->rtm_family);
 	uint32_t table = rtm->rtm_table;
 	const struct rtattr *a;
+	bool srv6 = false;
 	int len;
 
 	if (h->nlmsg_type != RTM_NEWROUTE ||
@@ -155,16 +173,22 @@ static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 	len = (int)RTM_PAYLOAD(h);
 	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
 		if (a->rta_type == RTA_ENCAP_TYPE &&
-		    RTA_PAYLOAD(a) >= sizeof(uint16_t) &&
-		    *(const uint16_t *)RTA_DATA(a) == lwt_type)
-			return;		/* seg6x's: ours, or by hand */
+		    RTA_PAYLOAD(a) >= sizeof(uint16_t)) {
+			uint16_t type = *(const uint16_t *)RTA_DATA(a);
+
+			if (type == lwt_type)
+				return;		/* seg6x's: ours, or by hand */
+			srv6 = type == LWTUNNEL_ENCAP_SEG6 ||
+			       type == LWTUNNEL_ENCAP_SEG6_LOCAL;
+		}
 		if (a->rta_type == RTA_TABLE &&
 		    RTA_PAYLOAD(a) >= sizeof(uint32_t))
 			table = *(const uint32_t *)RTA_DATA(a);
 		if (a->rta_type == RTA_DST && RTA_PAYLOAD(a) >= alen)
 			memcpy(dst.addr.bytes, RTA_DATA(a), alen);
 	}
-	fpm_state_overwritten(st, &dst, table);
+	if (srv6)
+		fpm_state_overwritten(st, &dst, table);
 }
 
 void fpm_kernel_monitor_read(int fd, struct ctl *c, struct fpm_state *st)
