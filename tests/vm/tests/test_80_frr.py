@@ -28,7 +28,7 @@ import functools
 
 import pytest
 
-from conftest import REPO, ctl, wait_until
+from conftest import REPO, SEG6CTL, ctl, wait_until
 from lib.netns import ip_batch, read_sysctl, sh, sysctl
 from lib.timing import scaled
 
@@ -36,6 +36,7 @@ ZEBRA = "/usr/lib/frr/zebra"
 BGPD = "/usr/lib/frr/bgpd"
 VTYSH = "/usr/bin/vtysh"
 FPMD = os.path.join(REPO, "tools/fpmd/seg6x-fpmd")
+UPGRADE = os.path.join(REPO, "tools/upgrade/seg6x-upgrade")
 
 pytestmark = pytest.mark.skipif(
     not (os.access(ZEBRA, os.X_OK) and os.access(BGPD, os.X_OK) and
@@ -530,6 +531,32 @@ def test_bgp_flap_under_traffic(lab):
         assert fpmd == {(f"{CE4[ce]}.0/24", "10"), (f"{CE6[ce]}::/64", "10")}
         tbl = sh(["ip", "-n", pe, "route", "show", "table", "10"]).stdout
         assert "encap seg6 " not in tbl, tbl
+
+
+@step
+def test_module_swapped_by_seg6x_upgrade(lab):
+    """The module reloaded under FRR with seg6x-upgrade(8): each PE's own
+    configuration (its policy) comes from its file, the VPN routes and
+    SIDs from zebra's replay once seg6x-fpmd is back; traffic resumes."""
+    d = tempfile.mkdtemp(prefix="seg6x-conf-")
+    for pe in PE:
+        with open(os.path.join(d, f"{pe}.conf"), "w") as f:
+            f.write("iface set default seg6_enabled 1\n")
+        lab.stop_fpmd(pe)
+    env = dict(os.environ, SEG6X_CONFDIR=d, SEG6X_SEG6CTL=SEG6CTL)
+    p = subprocess.run([UPGRADE, "--reload"], env=env, capture_output=True,
+                       text=True, timeout=scaled(120))
+    assert p.returncode == 0, p.stdout + p.stderr
+    for pe in PE:
+        assert ctl("iface", "show", "default", ns=pe,
+                   js=True)[0]["seg6_enabled"] == 1
+        lab.start_fpmd(pe)
+    for pe in PE:
+        assert wait_until(lambda: vpn_routes_ok(pe) and sids_ok(pe), 120, 1), \
+            (fpmd_routes(pe), fpmd_sids(pe))
+    assert wait_until(lambda: ping("h1", "192.168.2.2", 1) and
+                      ping("h1", "2001:db8:c2::2", 1), 60, 1)
+    shutil.rmtree(d)
 
 
 @step
