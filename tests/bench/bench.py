@@ -31,6 +31,7 @@ Only ratios between cases of one run mean something: under TCG, absolute
 rates depend on the host and its load.
 """
 import argparse
+import errno
 import ipaddress
 import json
 import os
@@ -48,8 +49,9 @@ from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
 SECRET = "bench secret for key 7"
 
-ROUTER_CPU = 1
-GEN_CPUS = [c for c in range(os.cpu_count()) if c != ROUTER_CPU]
+# With one CPU (insnrun.py's VM) generator and router share CPU 0.
+ROUTER_CPU = 1 if os.cpu_count() > 1 else 0
+GEN_CPUS = [c for c in range(os.cpu_count()) if c != ROUTER_CPU] or [0]
 PKT_SIZE = 100               # Ethernet frame, without FCS
 # Room for the generators' bursts while the router CPU is descheduled by
 # the host (TCG): a short backlog would drop while the router idles.
@@ -137,7 +139,8 @@ def build():
     # the in-tree key, once (seg6x's go with the module: set per case)
     sh(["ip", "-n", NS["R1"], "sr", "hmac", "set", "7", "sha256"],
        input=SECRET + "\n")
-    for k in (1, 2):
+    # RPS: the router's work to its CPU (nothing to move with one CPU)
+    for k in (1, 2) if GEN_CPUS != [ROUTER_CPU] else ():
         # sysfs shows a namespace's devices only when mounted inside it,
         # which `ip netns exec` does
         sh(["ip", "netns", "exec", NS[f"R{k}"], "sh", "-c",
@@ -356,6 +359,26 @@ class Pktgen:
 
     def __init__(self):
         self.runner = None
+        self.devs = {}           # the device of each pktgen thread
+
+    def _use(self, cpu, dev):
+        """Make `dev` the one device of CPU `cpu`'s pktgen thread."""
+        if self.devs.get(cpu) == dev:
+            return
+        self._write(f"kpktgend_{cpu}", "rem_device_all")
+        # the thread lets go of its devices when it next runs: until then
+        # adding one of them fails (EBUSY)
+        for _ in range(50):
+            try:
+                self._write(f"kpktgend_{cpu}", f"add_device {dev}")
+                break
+            except OSError as e:
+                if e.errno != errno.EBUSY:
+                    raise
+                time.sleep(0.1)
+        else:
+            raise RuntimeError(f"pktgen: {dev} stays busy")
+        self.devs[cpu] = dev
 
     def _write(self, name, cmd):
         # /proc/thread-self/net, not /proc/net (the namespace of the
@@ -366,13 +389,13 @@ class Pktgen:
                 # pgctrl overwrites the last byte with NUL: end with \n
                 f.write(cmd.encode() + b"\n")
 
-    def configure(self, router, dst6):
+    def configure(self, router, dst6, count=0):
+        """count: packets per generator CPU; 0: until stopped."""
         k = int(router[1])
         for c in GEN_CPUS:
             dev = gen_dev(k, c)
-            self._write(f"kpktgend_{c}", "rem_device_all")
-            self._write(f"kpktgend_{c}", f"add_device {dev}")
-            for cmd in ("count 0",          # until stopped
+            self._use(c, dev)
+            for cmd in (f"count {count}",
                         "clone_skb 0",      # a fresh skb each time: the
                                             # router modifies and keeps it
                         f"pkt_size {PKT_SIZE}", "delay 0",
@@ -392,6 +415,10 @@ class Pktgen:
         self.runner = threading.Thread(
             target=self._write, args=("pgctrl", "start"), daemon=True)
         self.runner.start()
+
+    def run(self):
+        """Send the configured count; returns when pktgen is done."""
+        self._write("pgctrl", "start")
 
     def stop(self):
         self._write("pgctrl", "stop")
