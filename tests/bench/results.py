@@ -4,10 +4,11 @@
 results there, the latest of each kind: bench.json (run.sh: packets per
 second) and insn.json (run.sh --insn: instructions per packet).
 
-One entry per case: {"kernel", "case", "impl" (plain | in-tree | seg6x),
+One entry per kernel and case: {"kernel", "case", "impl" (plain | in-tree | seg6x),
 "insn_per_packet", "increment" (over its router's reference case),
 "runs" (insn/packet of each repetition), "pps" (median), "pps_samples"};
-what a kind of run did not measure is null (or an empty list).
+what a kind of run did not measure is null (or an empty list). Results of
+different kernels (SEG6X_BENCH_OUT shared) make separate entries.
 """
 import json
 import os
@@ -32,16 +33,16 @@ def main():
     entries = {}
     for src in (insn, pps):
         for c in (src or {}).get("cases", []):
-            entries.setdefault(c["case"], {
+            entries.setdefault((src["kernel"], c["case"]), {
                 "kernel": src["kernel"], "case": c["case"],
                 "impl": impl(c["case"]), "insn_per_packet": None,
                 "increment": None, "runs": [], "pps": None,
                 "pps_samples": []})
     for c in (insn or {}).get("cases", []):
-        entries[c["case"]].update(insn_per_packet=c["insn_per_packet"],
+        entries[insn["kernel"], c["case"]].update(insn_per_packet=c["insn_per_packet"],
                                   increment=c["increment"], runs=c["runs"])
     for c in (pps or {}).get("cases", []):
-        entries[c["case"]].update(
+        entries[pps["kernel"], c["case"]].update(
             pps=round(c["median_kpps"] * 1000),
             pps_samples=[round(k * 1000) for k in c["kpps"]])
     with open(os.path.join(out, "bench-results.json"), "w") as f:
