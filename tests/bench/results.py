@@ -4,9 +4,10 @@
 results there, the latest of each kind: bench.json (run.sh: packets per
 second) and insn.json (run.sh --insn: instructions per packet).
 
-One entry per kernel and case: {"kernel", "case", "impl" (plain | in-tree | seg6x),
-"insn_per_packet", "increment" (over its router's reference case),
-"runs" (insn/packet of each repetition), "pps" (median), "pps_samples"};
+One entry per kernel and case: {"kernel", "case", "impl" (plain |
+in-tree | seg6x), "insn_per_packet", "increment" (over its router's
+reference case), "runs" (insn/packet of each repetition), "pps" (median),
+"pps_samples"};
 what a kind of run did not measure is null (or an empty list). Results of
 different kernels (SEG6X_BENCH_OUT shared) make separate entries.
 """
