@@ -149,6 +149,17 @@ def build():
                       for c in GEN_CPUS)])
     for c in GEN_CPUS:
         tc("qdisc", "add", "dev", gen_dev(2, c), "clsact")
+    hook_on()
+
+
+def hook_on():
+    """Register seg6x's PRE_ROUTING hook in both routers, as on a node
+    that uses seg6x. seg6x registers it at first use (an interface enabled,
+    a SID added) and keeps it: without this, whether a case pays for it
+    would depend on the cases run before."""
+    for r in ("R1", "R2"):
+        ctl("iface", "set", "default", "seg6_enabled", 1, ns=r)
+        ctl("iface", "set", "default", "seg6_enabled", 0, ns=r)
 
 
 def destroy():
@@ -259,6 +270,7 @@ def r1_unloaded():
     def t():
         teardown()
         sh(["modprobe", "seg6x"])
+        hook_on()
     return s, t
 
 
