@@ -167,6 +167,26 @@ def destroy():
         sh(["ip", "netns", "del", n], check=False)
 
 
+def add_pedit(keys):
+    """Rewrite every packet G sends to R2 with tc pedit `keys`."""
+    for c in GEN_CPUS:
+        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
+           "action", "pedit", *keys)
+
+
+def plain_pedit():
+    """tc pedit with as many keys as srh_pedit's and encap_pedit's that
+    leaves pktgen's packets plain IPv6/UDP: R2's reference case, whose
+    generators pay what they pay for R2's other cases."""
+    words = [(4000 << 16) | 5000,       # UDP ports, as pktgen's
+             (PKT_SIZE - 14 - 40) << 16]    # UDP length, no checksum
+    words += [0x5E6B0000 + i for i in range(8)]     # UDP payload
+    keys = ["munge", "offset", "6", "u8", "set", "17"]   # UDP
+    for i, w in enumerate(words):
+        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
+    add_pedit(keys)
+
+
 def srh_pedit(first):
     """tc pedit that makes pktgen's IPv6/UDP packets to `first` carry an
     SRH with segments (first, D2), Segments Left 1, in the bytes where
@@ -179,9 +199,7 @@ def srh_pedit(first):
     keys = ["munge", "offset", "6", "u8", "set", "43"]   # IPv6 next header
     for i, w in enumerate(words):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def encap_pedit(outer_dst):
@@ -198,9 +216,7 @@ def encap_pedit(outer_dst):
     keys = ["munge", "offset", "6", "u8", "set", "41"]
     for i, w in enumerate(inner):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def frag_pedit():
@@ -213,9 +229,7 @@ def frag_pedit():
     keys = ["munge", "offset", "6", "u8", "set", "44"]   # Fragment
     for i, w in enumerate(words):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def srh_pedit_del():
@@ -328,6 +342,10 @@ def cases():
              out_bytes=PKT_SIZE + ENCAP + HMAC),
         Case("seg6x-encap-hmac", "R1", "seg6x encap + HMAC sha256",
              *r1_seg6x(True), out_bytes=PKT_SIZE + ENCAP + HMAC),
+        # R2's cases cost their generators tc pedit and queue_xmit: this
+        # one too, so that it is their reference
+        Case("fwd-r2", "R2", "plain forwarding at R2 (its reference)",
+             plain_pedit, srh_pedit_del, dst6=D2),
         # End changes no size: that packets come out at all shows it
         # worked (R2 would drop them at local delivery otherwise)
         Case("fwd-srh", "R2", "transit forwarding of SRH packets",

@@ -11,7 +11,7 @@ taking of each length the repetition with the fewest instructions: work
 that is not the packets' (timers, deferred work) only ever adds some.
 The slopes of the repetitions themselves show how much that varied. The
 increment is
-its count minus that of its router's reference: `fwd` for R1, `fwd-srh`
+its count minus that of its router's reference: `fwd` for R1, `fwd-r2`
 for R2, whose generators also pay for tc pedit and pktgen's queue_xmit
 (bench.py); `vs fwd` subtracts `fwd` for all.
 """
@@ -137,7 +137,7 @@ def rows_of(meta, best, reps, marks, prof, syms):
         rows.append(row)
     ref = {r["case"]: r["insn_per_packet"] for r in rows}
     for r in rows:
-        base = "fwd" if r["router"] == "R1" else "fwd-srh"
+        base = "fwd" if r["router"] == "R1" else "fwd-r2"
         r["reference"] = base
         r["increment"] = round(r["insn_per_packet"] - ref[base], 1)
         r["increment_vs_fwd"] = round(r["insn_per_packet"] - ref["fwd"], 1)

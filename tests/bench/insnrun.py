@@ -35,7 +35,7 @@ import bench
 # the cases measured by default: the reference of each router, and the
 # in-tree/seg6x pairs
 DEFAULT_CASES = ["fwd", "seg6-encap", "seg6x-encap",
-                 "fwd-srh", "seg6-end", "seg6x-end"]
+                 "fwd-r2", "fwd-srh", "seg6-end", "seg6x-end"]
 
 
 class Markers:
@@ -119,9 +119,10 @@ def parse_args():
     ap.add_argument("-r", "--reps", type=int,
                     default=int(os.environ.get("SEG6X_BENCH_REPS", 3)),
                     help="N/2N pairs per case (default 3)")
-    ap.add_argument("-k", "--cases", help="comma-separated cases (default "
+    ap.add_argument("-k", "--cases", help="comma-separated cases, or all "
+                    "(default "
                     f"{','.join(DEFAULT_CASES)}; the references fwd, and "
-                    "fwd-srh for R2's, are always measured)")
+                    "fwd-r2 for R2's, are always measured)")
     ap.add_argument("--profile", action="store_true",
                     help="also save /proc/kallsyms for the profile")
     return ap.parse_args()
@@ -129,12 +130,14 @@ def parse_args():
 
 def select(names):
     cs = bench.cases()
+    if names == "all":
+        names = ",".join(c.name for c in cs)
     want = set(names.split(",") if names else DEFAULT_CASES) | {"fwd"}
     unknown = want - {c.name for c in cs}
     if unknown:
         sys.exit(f"insnrun.py: unknown case(s): {', '.join(unknown)}")
     if any(c.router == "R2" for c in cs if c.name in want):
-        want.add("fwd-srh")
+        want.add("fwd-r2")
     return [c for c in cs if c.name in want]
 
 
