@@ -419,6 +419,15 @@ class Pktgen:
                 # pgctrl overwrites the last byte with NUL: end with \n
                 f.write(cmd.encode() + b"\n")
 
+    def result(self):
+        """The "Result:" line of each device's pktgen file."""
+        out = []
+        with inside(NS["G"]):
+            for dev in self.devs.values():
+                with open(f"/proc/thread-self/net/pktgen/{dev}") as f:
+                    out += [ln.strip() for ln in f if "Result:" in ln]
+        return out
+
     def configure(self, router, dst6, count=0):
         """count: packets per generator CPU; 0: until stopped."""
         k = int(router[1])

@@ -92,21 +92,33 @@ def slope(short, long_, marks):
 
 
 def slopes(runs, marks):
-    """{case: (short run, long run)}: of each length the run with the
-    fewest instructions (what else the CPU does, timers and deferred
-    work, only adds some); {case: [insn/packet of each repetition]}"""
-    by = {}
+    """{case: (short run, long run)}: of each length the complete run
+    with the fewest instructions (what else the CPU does, timers and
+    deferred work, only adds some); {case: [insn/packet of each
+    repetition]}; {case: runs left out}"""
+    by, left = {}, {}
     for r in runs:
-        by.setdefault(r["case"], {}).setdefault(r["packets"], []).append(r)
+        if r["out"] != r["packets"]:
+            # a run that did not forward what pktgen was told to send
+            # (seen once: none at all) says nothing about a packet's cost
+            left[r["case"]] = left.get(r["case"], 0) + 1
+            print(f"insnreport.py: {r['case']}: a run of {r['packets']} "
+                  f"packets forwarded {r['out']}, left out "
+                  f"(pktgen: {'; '.join(r.get('pktgen', []))})")
+            continue
+        by.setdefault(r["case"], {}).setdefault(r["packets"], {})[
+            r["rep"]] = r
     best, reps = {}, {}
     for case, sizes in by.items():
-        short, long_ = (sorted(sizes[n], key=lambda r: insns(r, marks))
-                        for n in sorted(sizes))
-        best[case] = (short[0], long_[0])
-        reps[case] = [slope(s, lg, marks) for s, lg in zip(
-            sorted(short, key=lambda r: r["rep"]),
-            sorted(long_, key=lambda r: r["rep"]))]
-    return best, reps
+        if len(sizes) != 2:
+            sys.exit(f"insnreport.py: {case}: no complete run of each "
+                     "length")
+        short, long_ = (sizes[n] for n in sorted(sizes))
+        best[case] = tuple(min(d.values(), key=lambda r: insns(r, marks))
+                           for d in (short, long_))
+        reps[case] = [slope(short[i], long_[i], marks)
+                      for i in sorted(set(short) & set(long_))]
+    return best, reps, left
 
 
 def profile(short, long_, prof, syms):
@@ -121,7 +133,8 @@ def profile(short, long_, prof, syms):
             for s, n in top]
 
 
-def rows_of(meta, best, reps, marks, prof, syms):
+def rows_of(meta, runs, marks, prof, syms):
+    best, reps, left = slopes(runs, marks)
     rows = []
     for c in meta["cases"]:
         name = c["case"]
@@ -131,7 +144,7 @@ def rows_of(meta, best, reps, marks, prof, syms):
                    runs=[round(x, 1) for x in v],
                    spread_pct=round(100 * (max(v) - min(v)) / est, 2),
                    out_bytes=round(long_["out_bytes"] / max(1, long_["out"])),
-                   lost=sum(r["packets"] - r["out"] for r in (short, long_)))
+                   left_out=left.get(name, 0))
         if syms:
             row["top"] = profile(short, long_, prof, syms)
         rows.append(row)
@@ -188,10 +201,10 @@ def print_table(meta, rows, pairs):
         print("note: repetitions differ by more than 1% in " +
               ", ".join(noisy) + ": something else ran during one (the "
               "least disturbed runs count)")
-    lost = [r["case"] for r in rows if r["lost"]]
-    if lost:
-        print("WARNING: packets lost (sent but not forwarded) in " +
-              ", ".join(lost))
+    left = [r["case"] for r in rows if r["left_out"]]
+    if left:
+        print("WARNING: runs that did not forward every packet were left "
+              "out in " + ", ".join(left))
     for r in rows:
         if "top" in r:
             print(f"\n{r['case']}: top {TOP} functions, insn/packet")
@@ -208,8 +221,7 @@ def main():
     marks, prof = read_marks(os.path.join(out, "insn-marks.txt"))
     ks = os.path.join(out, "kallsyms")
     syms = Symbols(ks) if os.path.exists(ks) and prof else None
-    best, reps = slopes(meta.pop("runs"), marks)
-    rows = rows_of(meta, best, reps, marks, prof, syms)
+    rows = rows_of(meta, meta.pop("runs"), marks, prof, syms)
     pairs = ratios(rows)
     print_table(meta, rows, pairs)
     with open(os.path.join(out, "insn.json"), "w") as f:

@@ -86,7 +86,7 @@ def one_run(case, gen, marks, count):
     pk1, by1 = sink_count(case)
     return {"case": case.name, "packets": count, "start": start,
             "end": end, "out": pk1 - pk0, "out_bytes": by1 - by0,
-            "secs": t1 - t0}
+            "secs": t1 - t0, "pktgen": gen.result()}
 
 
 def measure(case, gen, marks, n, reps):
