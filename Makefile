@@ -12,6 +12,7 @@
 #   make check-debug     VM tests on a KASAN/lockdep/kmemleak kernel (built once)
 #   make demo            boot a VM and show seg6x at work
 #   make bench           throughput ratios vs the in-tree seg6 (in a VM)
+#   make bench-insn      instructions per packet, the same cases (PROFILE=1: top functions)
 #   make sparse | checkpatch   static checks of the module
 #   make lint            function length and include circles in module/, tools/
 
@@ -152,6 +153,11 @@ unit:
 bench:
 	tests/bench/run.sh $(if $(filter command line,$(origin KVER)),$(KVER))
 
+# Guest instructions per packet: deterministic where pps are not.
+bench-insn:
+	tests/bench/run.sh $(if $(PROFILE),--profile,--insn) \
+		$(if $(filter command line,$(origin KVER)),$(KVER))
+
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module C=2 CF="-D__CHECK_ENDIAN__" modules
 
@@ -167,4 +173,4 @@ clean:
 	rm -rf build
 
 .PHONY: test lint all module tools fpmd-install install module-install tools-install module-doc-install dkms-src \
-	dkms-install dkms-remove check check-all check-debug demo unit bench sparse checkpatch clean
+	dkms-install dkms-remove check check-all check-debug demo unit bench bench-insn sparse checkpatch clean

@@ -31,6 +31,7 @@ Only ratios between cases of one run mean something: under TCG, absolute
 rates depend on the host and its load.
 """
 import argparse
+import errno
 import ipaddress
 import json
 import os
@@ -48,8 +49,9 @@ from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
 SECRET = "bench secret for key 7"
 
-ROUTER_CPU = 1
-GEN_CPUS = [c for c in range(os.cpu_count()) if c != ROUTER_CPU]
+# With one CPU (insnrun.py's VM) generator and router share CPU 0.
+ROUTER_CPU = 1 if os.cpu_count() > 1 else 0
+GEN_CPUS = [c for c in range(os.cpu_count()) if c != ROUTER_CPU] or [0]
 PKT_SIZE = 100               # Ethernet frame, without FCS
 # Room for the generators' bursts while the router CPU is descheduled by
 # the host (TCG): a short backlog would drop while the router idles.
@@ -137,7 +139,8 @@ def build():
     # the in-tree key, once (seg6x's go with the module: set per case)
     sh(["ip", "-n", NS["R1"], "sr", "hmac", "set", "7", "sha256"],
        input=SECRET + "\n")
-    for k in (1, 2):
+    # RPS: the router's work to its CPU (nothing to move with one CPU)
+    for k in (1, 2) if GEN_CPUS != [ROUTER_CPU] else ():
         # sysfs shows a namespace's devices only when mounted inside it,
         # which `ip netns exec` does
         sh(["ip", "netns", "exec", NS[f"R{k}"], "sh", "-c",
@@ -146,11 +149,42 @@ def build():
                       for c in GEN_CPUS)])
     for c in GEN_CPUS:
         tc("qdisc", "add", "dev", gen_dev(2, c), "clsact")
+    hook_on()
+
+
+def hook_on():
+    """Register seg6x's PRE_ROUTING hook in both routers, as on a node
+    that uses seg6x. seg6x registers it at first use (an interface enabled,
+    a SID added) and keeps it: without this, whether a case pays for it
+    would depend on the cases run before."""
+    for r in ("R1", "R2"):
+        ctl("iface", "set", "default", "seg6_enabled", 1, ns=r)
+        ctl("iface", "set", "default", "seg6_enabled", 0, ns=r)
 
 
 def destroy():
     for n in NS.values():
         sh(["ip", "netns", "del", n], check=False)
+
+
+def add_pedit(keys):
+    """Rewrite every packet G sends to R2 with tc pedit `keys`."""
+    for c in GEN_CPUS:
+        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
+           "action", "pedit", *keys)
+
+
+def plain_pedit():
+    """tc pedit with as many keys as srh_pedit's and encap_pedit's that
+    leaves pktgen's packets plain IPv6/UDP: R2's reference case, whose
+    generators pay what they pay for R2's other cases."""
+    words = [(4000 << 16) | 5000,       # UDP ports, as pktgen's
+             (PKT_SIZE - 14 - 40) << 16]    # UDP length, no checksum
+    words += [0x5E6B0000 + i for i in range(8)]     # UDP payload
+    keys = ["munge", "offset", "6", "u8", "set", "17"]   # UDP
+    for i, w in enumerate(words):
+        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
+    add_pedit(keys)
 
 
 def srh_pedit(first):
@@ -165,9 +199,7 @@ def srh_pedit(first):
     keys = ["munge", "offset", "6", "u8", "set", "43"]   # IPv6 next header
     for i, w in enumerate(words):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def encap_pedit(outer_dst):
@@ -184,9 +216,7 @@ def encap_pedit(outer_dst):
     keys = ["munge", "offset", "6", "u8", "set", "41"]
     for i, w in enumerate(inner):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def frag_pedit():
@@ -199,9 +229,7 @@ def frag_pedit():
     keys = ["munge", "offset", "6", "u8", "set", "44"]   # Fragment
     for i, w in enumerate(words):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+    add_pedit(keys)
 
 
 def srh_pedit_del():
@@ -256,6 +284,7 @@ def r1_unloaded():
     def t():
         teardown()
         sh(["modprobe", "seg6x"])
+        hook_on()
     return s, t
 
 
@@ -313,6 +342,10 @@ def cases():
              out_bytes=PKT_SIZE + ENCAP + HMAC),
         Case("seg6x-encap-hmac", "R1", "seg6x encap + HMAC sha256",
              *r1_seg6x(True), out_bytes=PKT_SIZE + ENCAP + HMAC),
+        # R2's cases cost their generators tc pedit and queue_xmit: this
+        # one too, so that it is their reference
+        Case("fwd-r2", "R2", "plain forwarding at R2 (its reference)",
+             plain_pedit, srh_pedit_del, dst6=D2),
         # End changes no size: that packets come out at all shows it
         # worked (R2 would drop them at local delivery otherwise)
         Case("fwd-srh", "R2", "transit forwarding of SRH packets",
@@ -356,6 +389,26 @@ class Pktgen:
 
     def __init__(self):
         self.runner = None
+        self.devs = {}           # the device of each pktgen thread
+
+    def _use(self, cpu, dev):
+        """Make `dev` the one device of CPU `cpu`'s pktgen thread."""
+        if self.devs.get(cpu) == dev:
+            return
+        self._write(f"kpktgend_{cpu}", "rem_device_all")
+        # the thread lets go of its devices when it next runs: until then
+        # adding one of them fails (EBUSY)
+        for _ in range(50):
+            try:
+                self._write(f"kpktgend_{cpu}", f"add_device {dev}")
+                break
+            except OSError as e:
+                if e.errno != errno.EBUSY:
+                    raise
+                time.sleep(0.1)
+        else:
+            raise RuntimeError(f"pktgen: {dev} stays busy")
+        self.devs[cpu] = dev
 
     def _write(self, name, cmd):
         # /proc/thread-self/net, not /proc/net (the namespace of the
@@ -366,13 +419,22 @@ class Pktgen:
                 # pgctrl overwrites the last byte with NUL: end with \n
                 f.write(cmd.encode() + b"\n")
 
-    def configure(self, router, dst6):
+    def result(self):
+        """The "Result:" line of each device's pktgen file."""
+        out = []
+        with inside(NS["G"]):
+            for dev in self.devs.values():
+                with open(f"/proc/thread-self/net/pktgen/{dev}") as f:
+                    out += [ln.strip() for ln in f if "Result:" in ln]
+        return out
+
+    def configure(self, router, dst6, count=0):
+        """count: packets per generator CPU; 0: until stopped."""
         k = int(router[1])
         for c in GEN_CPUS:
             dev = gen_dev(k, c)
-            self._write(f"kpktgend_{c}", "rem_device_all")
-            self._write(f"kpktgend_{c}", f"add_device {dev}")
-            for cmd in ("count 0",          # until stopped
+            self._use(c, dev)
+            for cmd in (f"count {count}",
                         "clone_skb 0",      # a fresh skb each time: the
                                             # router modifies and keeps it
                         f"pkt_size {PKT_SIZE}", "delay 0",
@@ -392,6 +454,10 @@ class Pktgen:
         self.runner = threading.Thread(
             target=self._write, args=("pgctrl", "start"), daemon=True)
         self.runner.start()
+
+    def run(self):
+        """Send the configured count; returns when pktgen is done."""
+        self._write("pgctrl", "start")
 
     def stop(self):
         self._write("pgctrl", "stop")

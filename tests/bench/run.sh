@@ -1,21 +1,32 @@
 #!/bin/bash
-# run.sh [KVER] [-- BENCH_ARGS...] — run the seg6x forwarding benchmark in a
-# VM booted with KVER (default: the first kernel of tests/vm/kernels.sh)
-# and print its table. Builds and installs nothing: seg6x must already be
-# installed for KVER (make dkms-install KVER=...) and seg6ctl built (make).
+# run.sh [--insn [--profile]] [KVER] [-- ARGS...] — run the seg6x forwarding
+# benchmark in a VM booted with KVER (default: the first kernel of
+# tests/vm/kernels.sh) and print its table. Builds and installs nothing but
+# the qemu plugin: seg6x must already be installed for KVER (make
+# dkms-install KVER=...) and seg6ctl built (make).
 #
-# The results are also kept as JSON in build/bench/KVER/bench.json
-# (SEG6X_BENCH_OUT=DIR puts them elsewhere), next to the guest's dmesg.
-# SEG6X_BENCH_REPS / SEG6X_BENCH_SECS set samples per case and their length;
-# BENCH_ARGS go to bench.py (e.g. -- -k seg6-end,seg6x-end; -- -h for help).
+# Default: packets per second (bench.py; ARGS go to it, -- -h for help).
+# SEG6X_BENCH_REPS / SEG6X_BENCH_SECS set samples per case and their length.
+# --insn (or SEG6X_BENCH_INSN=1): guest instructions per packet instead, in
+# a one-CPU VM under the tests/bench/insn plugin (insnrun.py; ARGS go to it);
+# --profile adds the top kernel functions of each case.
+# Results: build/bench/KVER/ (SEG6X_BENCH_OUT=DIR to change): bench.json or
+# insn.json, and bench-results.json from both; the guest's dmesg beside.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
-case ${1:-} in
--h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
-esac
+insn=${SEG6X_BENCH_INSN:-0}
+profile=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--insn) insn=1; shift ;;
+	--profile) insn=1; profile=1; shift ;;
+	*) break ;;
+	esac
+done
 kver=""
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then
 	kver=$1
@@ -41,12 +52,17 @@ if [ ! -x "$repo/tools/seg6ctl/seg6ctl" ]; then
 	exit 2
 fi
 
-# one router CPU and three pktgen CPUs (bench.py explains why)
-export SEG6X_VM_SMP=${SEG6X_VM_SMP:-4}
 out=${SEG6X_BENCH_OUT:-$repo/build/bench/$kver}
 mkdir -p "$out"
 cd "$repo"
-# a default run takes about 4 minutes; leave room for a busy host
-"$repo/tests/vm/run-vm.sh" "$kver" -t 900 -o "$out" -- \
-	/usr/bin/python3 tests/bench/bench.py "$@"
-echo "run.sh: results in $out/bench.json"
+if [ "$insn" = 1 ]; then
+	"$here/insn.sh" "$kver" "$out" "$profile" "$@"
+else
+	# one router CPU and three pktgen CPUs (bench.py explains why)
+	export SEG6X_VM_SMP=${SEG6X_VM_SMP:-4}
+	# a default run takes about 4 minutes; leave room for a busy host
+	"$repo/tests/vm/run-vm.sh" "$kver" -t 900 -o "$out" -- \
+		/usr/bin/python3 tests/bench/bench.py "$@"
+fi
+/usr/bin/python3 "$here/results.py" "$out"
+echo "run.sh: results in $out/bench-results.json"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-vm.sh KVER [-t TIMEOUT_SECONDS] [-o OUTDIR] -- COMMAND [ARGS...]
+# run-vm.sh KVER [-t TIMEOUT_SECONDS] [-o OUTDIR] [-q QEMU_ARG]... -- COMMAND [ARGS...]
 #
 # Boots the stock Debian kernel KVER under qemu and runs COMMAND as root in
 # the guest, inside the host's own root filesystem (shared read-only over
@@ -17,13 +17,15 @@ repo=$(cd "$here/../.." && pwd)
 
 usage() {
 	cat >&2 <<EOF
-usage: $0 KVER [-t TIMEOUT_SECONDS] [-o OUTDIR] -- COMMAND [ARGS...]
+usage: $0 KVER [-t TIMEOUT_SECONDS] [-o OUTDIR] [-q QEMU_ARG]... -- COMMAND [ARGS...]
 
   KVER        installed kernel release, e.g. 6.1.0-57-amd64 (see kernels.sh)
   -t SECONDS  kill the guest after this long (default \$SEG6X_VM_TIMEOUT or 600)
   -o OUTDIR   host directory shared writable with the guest at \$SEG6X_OUT
               (/run/seg6x-out); receives dmesg.txt, console.log, output.log.
               Default: a temp dir, removed when COMMAND succeeds.
+  -q QEMU_ARG one more argument for qemu, appended to its command line;
+              repeat for each (e.g. -q -plugin -q ./libinsn.so,out=FILE)
 Environment: SEG6X_VM_KVM=1 (use KVM), SEG6X_VM_CACHE (initramfs cache dir),
   SEG6X_VM_MEM (MiB, 1024), SEG6X_VM_SMP (2), SEG6X_VM_APPEND (extra kernel
   args), SEG6X_VM_TCG_THREAD (multi|single), SEG6X_VM_PVH=0 (boot bzImage).
@@ -38,10 +40,12 @@ die() { echo "run-vm.sh: $*" >&2; exit 2; }
 kver=""
 timeout_s=${SEG6X_VM_TIMEOUT:-600}
 outdir=""
+extra_qemu=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
 	-o) [ $# -ge 2 ] || usage; outdir=$2; shift 2 ;;
+	-q) [ $# -ge 2 ] || usage; extra_qemu+=("$2"); shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) usage ;;
@@ -340,6 +344,7 @@ case $PWD/ in
 		-device virtio-9p-pci,fsdev=seg6xcwd,mount_tag=seg6xcwd)
 	;;
 esac
+qemu+=("${extra_qemu[@]}")
 
 qemu_pid=""
 # shellcheck disable=SC2317 # invoked by trap
