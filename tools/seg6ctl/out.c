@@ -175,3 +175,11 @@ void out_list_end(struct out *o)
 	else
 		o->started = true;
 }
+
+void out_counters(struct out *o, uint64_t packets, uint64_t bytes,
+		  uint64_t errors)
+{
+	out_uint(o, "packets", packets);
+	out_uint(o, "bytes", bytes);
+	out_uint(o, "errors", errors);
+}

@@ -41,6 +41,9 @@ void out_uint_note(struct out *o, const char *key, uint64_t val,
 /* " KEY NAME" (the number if @name is NULL) in text; "KEY": VAL in JSON. */
 void out_named(struct out *o, const char *key, uint64_t val,
 	       const char *name);
+/* " packets N bytes N errors N": a route's or a SID's counters. */
+void out_counters(struct out *o, uint64_t packets, uint64_t bytes,
+		  uint64_t errors);
 /* " KEY" in text; "KEY": true in JSON. */
 void out_flag(struct out *o, const char *key);
 /* Text only (" KEY"): a word of the add syntax that JSON does not show. */

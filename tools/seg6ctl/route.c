@@ -334,11 +334,8 @@ void route_fields(struct out *o, const struct ctl_route *r, bool state,
 		out_str(o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
 						       r->owner, mode));
 	/* State, not configuration: never in what save prints. */
-	if (state && r->has_counters) {
-		out_uint(o, "packets", r->packets);
-		out_uint(o, "bytes", r->bytes);
-		out_uint(o, "errors", r->errors);
-	}
+	if (state && r->has_counters)
+		out_counters(o, r->packets, r->bytes, r->errors);
 }
 
 /*

@@ -468,11 +468,8 @@ void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
 	/* State, not configuration: never in what save prints. */
 	if (state && s->dead)
 		out_flag(o, "dead");
-	if (state && s->has_counters) {
-		out_uint(o, "packets", s->packets);
-		out_uint(o, "bytes", s->bytes);
-		out_uint(o, "errors", s->errors);
-	}
+	if (state && s->has_counters)
+		out_counters(o, s->packets, s->bytes, s->errors);
 }
 
 /*
