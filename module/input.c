@@ -18,11 +18,14 @@
  *   SL = 0, IPv6/IPv4 decapsulate and re-receive the inner packet;
  *   SL = 0, other     consume the SRH and deliver locally.
  *
- * No dst is attached here: the stack routes the packet after the whole
- * PRE_ROUTING chain, so mangle marks, TPROXY and tunnel metadata apply
- * as they do to any packet. Nothing here allocates, except unsharing a
- * cloned skb before writing and reassembling fragments of the packets
- * seg6x processes itself (seg6x_processes()).
+ * The hook is the last of PRE_ROUTING, so mangle marks and TPROXY have
+ * applied when it looks a destination up; when the packet leaves the hook
+ * with the destination that lookup was for, its route goes with it
+ * (seg6x_route_attach()) and the stack does not look it up again.
+ * Otherwise the stack routes the packet itself, as any other. Nothing
+ * here allocates, except unsharing a cloned skb before writing and
+ * reassembling fragments of the packets seg6x processes itself
+ * (seg6x_processes()).
  */
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
@@ -317,6 +320,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 	if (unlikely(seg6x_srh_fragmented(skb)) && seg6x_processes(&p)) {
 		/* Same verdicts as nf_defrag_ipv6's own hook. */
 		err = nf_ct_frag6_gather(p.net, skb, SEG6X_DEFRAG_USER);
+		seg6x_route_release(&p);	/* asked of a fragment */
 		if (err == -EINPROGRESS)
 			return NF_STOLEN;	/* queued until the set is whole */
 		if (err)
@@ -328,14 +332,17 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 
 	switch (seg6x_run(&p)) {
 	case SEG6X_DROP:
+		seg6x_route_release(&p);
 		/* Stolen, not NF_DROP: drop monitors then show our reason
 		 * rather than a netfilter drop.
 		 */
 		seg6x_drop_skb(&p);
 		return NF_STOLEN;
 	case SEG6X_STOLEN:
+		seg6x_route_release(&p);
 		return NF_STOLEN;
 	default:
+		seg6x_route_attach(&p);
 		return NF_ACCEPT;
 	}
 }
