@@ -64,8 +64,18 @@ int seg6x_pernet_register(void);
 
 void seg6x_pernet_unregister(void);
 
-/* Tunnel source: copy out under RCU. */
-void seg6x_tunsrc_get(struct seg6x_net *sn, struct in6_addr *out);
+/* Tunnel source: copy out under RCU (inline: once per encapsulation). */
+static inline void seg6x_tunsrc_get(struct seg6x_net *sn,
+				    struct in6_addr *out)
+{
+	const struct seg6x_tunsrc *ts;
+
+	rcu_read_lock();
+	ts = rcu_dereference(sn->tunsrc);
+	*out = ts->addr;
+	rcu_read_unlock();
+}
+
 int seg6x_tunsrc_set(struct seg6x_net *sn, const struct in6_addr *addr);
 
 #endif /* _SEG6X_PERNET_H */
