@@ -7,6 +7,7 @@
 
 #include <linux/in6.h>
 #include <linux/mutex.h>
+#include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
@@ -47,6 +48,11 @@ struct seg6x_net {
 	 */
 	struct seg6x_sid_table __rcu *sids;
 	unsigned int nsids;
+
+	/* The PRE_ROUTING hook, registered at first use with this state as
+	 * its priv (seg6x_input_use()): the hook needs no lookup to find it.
+	 */
+	struct nf_hook_ops input_ops;
 
 	/* Hooks registered (seg6x_input_use(), seg6x_sock_sign_use()). */
 	bool input_on;

@@ -273,8 +273,7 @@ def r1_seg6x(hmac):
 
 
 def r1_unloaded():
-    """Plain forwarding with seg6x out of the kernel: its PRE_ROUTING
-    hook sees every IPv6 packet of every namespace while it is loaded."""
+    """Plain forwarding with seg6x out of the kernel."""
     setup, teardown = r1_route("via fc00:10::2 dev r1-out")
 
     def s():
@@ -284,6 +283,23 @@ def r1_unloaded():
     def t():
         teardown()
         sh(["modprobe", "seg6x"])
+        hook_on()
+    return s, t
+
+
+def r1_unused():
+    """Plain forwarding with seg6x loaded but never used in R1 since: it
+    hooks PRE_ROUTING only in namespaces that use it, so this should cost
+    what fwd-unloaded does."""
+    setup, teardown = r1_route("via fc00:10::2 dev r1-out")
+
+    def s():
+        sh(["modprobe", "-r", "seg6x"])
+        sh(["modprobe", "seg6x"])
+        setup()
+
+    def t():
+        teardown()
         hook_on()
     return s, t
 
@@ -332,6 +348,8 @@ def cases():
              *r1_route(fwd)),
         Case("fwd-unloaded", "R1", "plain forwarding, seg6x not loaded",
              *r1_unloaded()),
+        Case("fwd-unused", "R1", "plain forwarding, seg6x loaded, unused",
+             *r1_unused()),
         Case("seg6-encap", "R1", "in-tree seg6 encap, 2 segments",
              *r1_route(f"{encap} dev r1-out"),
              out_bytes=PKT_SIZE + ENCAP),
