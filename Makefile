@@ -13,6 +13,7 @@
 #   make demo            boot a VM and show seg6x at work
 #   make bench           throughput ratios vs the in-tree seg6 (in a VM)
 #   make bench-insn      instructions per packet, the same cases (PROFILE=1: top functions)
+#   make bench-goodput   TCP goodput through an encapsulating headend, in-tree vs seg6x
 #   make sparse | checkpatch   static checks of the module
 #   make lint            function length and include circles in module/, tools/
 
@@ -158,6 +159,10 @@ bench-insn:
 	tests/bench/run.sh $(if $(PROFILE),--profile,--insn) \
 		$(if $(filter command line,$(origin KVER)),$(KVER))
 
+bench-goodput:
+	tests/bench/run.sh --goodput \
+		$(if $(filter command line,$(origin KVER)),$(KVER))
+
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module C=2 CF="-D__CHECK_ENDIAN__" modules
 
@@ -173,4 +178,4 @@ clean:
 	rm -rf build
 
 .PHONY: test lint all module tools fpmd-install install module-install tools-install module-doc-install dkms-src \
-	dkms-install dkms-remove check check-all check-debug demo unit bench bench-insn sparse checkpatch clean
+	dkms-install dkms-remove check check-all check-debug demo unit bench bench-insn bench-goodput sparse checkpatch clean

@@ -4,36 +4,19 @@ encapsulated GSO packets itself (the egress device has no TSO/GSO): the
 segments carry correct outer and inner headers and checksums, for IPv6
 and IPv4 inner packets, with seg6x and with the in-tree seg6 as headend
 (same topology, same checks: the in-tree result is the reference)."""
-import hashlib
-import os
 import socket
-import threading
 
 import pytest
 
 from conftest import ctl, enable, stats
-from lib.netns import inside, sh
-from lib.topo import addr4, addr6, sid
+from lib.encap import headend
+from lib.netns import sh
+from lib.tcp import transfer
+from lib.topo import addr4, addr6
 
 B6, B4 = addr6(4, "B"), addr4(4, "B")
 PORT = 5002
 SIZE = 2 << 20
-
-
-def headend(c, impl, family):
-    """R1 encapsulates traffic to B's prefix towards R2 and R3 (R3
-    decapsulates, seg6x enabled there and at R2)."""
-    dst = "fc00:4::/64" if family == socket.AF_INET6 else "10.0.4.0/24"
-    dev, via = c.iface("R1", "R2"), addr6(2, "R2")
-    segs = f"{sid('R2')},{sid('R3')}"
-    if impl == "seg6x":
-        nh = ["via", via] if family == socket.AF_INET6 else []
-        ctl("route", "replace", dst, "mode", "encap", "segs", segs,
-            "dev", dev, *nh, ns=c.ns["R1"])
-    else:
-        fam = "-6" if family == socket.AF_INET6 else "-4"
-        sh(["ip", "-n", c.ns["R1"], fam, "route", "replace", dst, "encap",
-            "seg6", "mode", "encap", "segs", segs, "dev", dev])
 
 
 def no_offloads(ns, dev):
@@ -47,47 +30,13 @@ def csum_errors(ns):
     return sum(int(line.split()[1]) for line in out.splitlines()[1:])
 
 
-def transfer(c, family, dst):
-    """SIZE random bytes A -> B over TCP: (bytes received, digest ok)."""
-    data = os.urandom(SIZE)
-    with inside(c.ns["B"]):
-        srv = socket.socket(family, socket.SOCK_STREAM)
-    srv.bind((dst, PORT))
-    srv.listen(1)
-    got = {}
-
-    def serve():
-        conn, _ = srv.accept()
-        h, n = hashlib.sha256(), 0
-        while True:
-            b = conn.recv(1 << 16)
-            if not b:
-                break
-            h.update(b)
-            n += len(b)
-        got["n"], got["digest"] = n, h.digest()
-        conn.close()
-
-    th = threading.Thread(target=serve)
-    th.start()
-    with inside(c.ns["A"]):
-        cl = socket.socket(family, socket.SOCK_STREAM)
-    cl.settimeout(60)
-    cl.connect((dst, PORT))
-    cl.sendall(data)
-    cl.close()
-    th.join(120)
-    srv.close()
-    return got.get("n"), got.get("digest") == hashlib.sha256(data).digest()
-
-
 @pytest.mark.parametrize("impl", ["seg6x", "in-tree"])
 @pytest.mark.parametrize("family", [socket.AF_INET6, socket.AF_INET],
                          ids=["ipv6", "ipv4"])
 def test_gso_segmented_after_encapsulation(chain, impl, family):
     c = chain
     enable(c, "R2", "R3")
-    headend(c, impl, family)
+    headend(c, impl, family, ctl)
     # R1 cuts the encapsulated super-packets itself; A still sends them
     no_offloads(c.ns["R1"], c.iface("R1", "R2"))
     # Room for the 80 bytes of encapsulation without path MTU discovery:
@@ -97,7 +46,8 @@ def test_gso_segmented_after_encapsulation(chain, impl, family):
     sh(["ip", "-n", c.ns["A"], "link", "set", c.iface("A", "R1"),
         "mtu", "1400"])
     before = csum_errors(c.ns["B"]), csum_errors(c.ns["R3"])
-    n, ok = transfer(c, family, B6 if family == socket.AF_INET6 else B4)
+    n, ok, _ = transfer(c.ns["A"], c.ns["B"], family,
+                        B6 if family == socket.AF_INET6 else B4, PORT, SIZE)
     assert n == SIZE and ok
     assert (csum_errors(c.ns["B"]), csum_errors(c.ns["R3"])) == before
     st = stats(c.ns["R3"])
