@@ -34,7 +34,9 @@ def transfer(src_ns, dst_ns, family, dst, port, size, timeout=60):
         got["n"], got["digest"] = n, h.digest()
         conn.close()
 
-    th = threading.Thread(target=serve)
+    # a daemon: a receiver left waiting by a failed transfer must not
+    # keep the test run from exiting
+    th = threading.Thread(target=serve, daemon=True)
     th.start()
     with inside(src_ns):
         cl = socket.socket(family, socket.SOCK_STREAM)
