@@ -59,6 +59,7 @@ BACKLOG = 10000
 
 # Namespaces: a prefix of our own, so a test run's names never clash.
 NS = {n: f"bx{n}" for n in ("G", "R1", "R2")}
+ROUTERS = (1, 2)
 
 # D1 is reached through R1, D2 through R2. The SIDs of R1's encap routes
 # lead into R1's sink; R2's SID is on its loopback; TRANSIT is a segment
@@ -117,11 +118,11 @@ def build():
         f"link add {gen_dev(k, c)} netns {NS['G']} type veth "
         f"peer name {in_dev(k, c)} netns {NS[f'R{k}']} "
         f"address {in_mac(k, c)}"
-        for k in (1, 2) for c in GEN_CPUS])
+        for k in ROUTERS for c in GEN_CPUS])
 
     ip("G", "link set lo up",
-       *[f"link set {gen_dev(k, c)} up" for k in (1, 2) for c in GEN_CPUS])
-    for k in (1, 2):
+       *[f"link set {gen_dev(k, c)} up" for k in ROUTERS for c in GEN_CPUS])
+    for k in ROUTERS:
         # the sink: a dummy device frees what it is sent; it is NOARP, so
         # the next hop needs no neighbour entry
         ip(f"R{k}", "link set lo up",
@@ -140,15 +141,16 @@ def build():
     sh(["ip", "-n", NS["R1"], "sr", "hmac", "set", "7", "sha256"],
        input=SECRET + "\n")
     # RPS: the router's work to its CPU (nothing to move with one CPU)
-    for k in (1, 2) if GEN_CPUS != [ROUTER_CPU] else ():
+    for k in ROUTERS if GEN_CPUS != [ROUTER_CPU] else ():
         # sysfs shows a namespace's devices only when mounted inside it,
         # which `ip netns exec` does
         sh(["ip", "netns", "exec", NS[f"R{k}"], "sh", "-c",
             "; ".join(f"echo {1 << ROUTER_CPU:x} > /sys/class/net/"
                       f"{in_dev(k, c)}/queues/rx-0/rps_cpus"
                       for c in GEN_CPUS)])
-    for c in GEN_CPUS:
-        tc("qdisc", "add", "dev", gen_dev(2, c), "clsact")
+    for k in ROUTERS[1:]:
+        for c in GEN_CPUS:
+            tc("qdisc", "add", "dev", gen_dev(k, c), "clsact")
     hook_on()
 
 
@@ -157,9 +159,9 @@ def hook_on():
     that uses seg6x. seg6x registers it at first use (an interface enabled,
     a SID added) and keeps it: without this, whether a case pays for it
     would depend on the cases run before."""
-    for r in ("R1", "R2"):
-        ctl("iface", "set", "default", "seg6_enabled", 1, ns=r)
-        ctl("iface", "set", "default", "seg6_enabled", 0, ns=r)
+    for k in ROUTERS:
+        ctl("iface", "set", "default", "seg6_enabled", 1, ns=f"R{k}")
+        ctl("iface", "set", "default", "seg6_enabled", 0, ns=f"R{k}")
 
 
 def destroy():
@@ -167,24 +169,46 @@ def destroy():
         sh(["ip", "netns", "del", n], check=False)
 
 
-def add_pedit(keys):
-    """Rewrite every packet G sends to R2 with tc pedit `keys`."""
+def src6(k, cpu):
+    """The source address of pktgen's packets to Rk from CPU `cpu`."""
+    return f"fc00:{k}::{cpu + 1}"
+
+
+def add_pedit(keys, k=2):
+    """Rewrite every packet G sends to Rk with tc pedit `keys`, or
+    `keys(cpu)` for the generator of each CPU."""
     for c in GEN_CPUS:
-        tc("filter", "add", "dev", gen_dev(2, c), "egress", "matchall",
-           "action", "pedit", *keys)
+        tc("filter", "add", "dev", gen_dev(k, c), "egress", "matchall",
+           "action", "pedit", *(keys(c) if callable(keys) else keys))
 
 
-def plain_pedit():
-    """tc pedit with as many keys as srh_pedit's and encap_pedit's that
-    leaves pktgen's packets plain IPv6/UDP: R2's reference case, whose
-    generators pay what they pay for R2's other cases."""
-    words = [(4000 << 16) | 5000,       # UDP ports, as pktgen's
-             (PKT_SIZE - 14 - 40) << 16]    # UDP length, no checksum
-    words += [0x5E6B0000 + i for i in range(8)]     # UDP payload
-    keys = ["munge", "offset", "6", "u8", "set", "17"]   # UDP
+def munge(nh, words):
+    """pedit keys: the IPv6 next header `nh`, then the 32-bit `words`
+    from the end of the IPv6 header on."""
+    keys = ["munge", "offset", "6", "u8", "set", str(nh)]
     for i, w in enumerate(words):
         keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    add_pedit(keys)
+    return keys
+
+
+def addr_words(*addrs):
+    """IPv6 addresses as 32-bit words, in order."""
+    out = []
+    for a in addrs:
+        b = ipaddress.IPv6Address(a).packed
+        out += [int.from_bytes(b[i:i + 4], "big") for i in (0, 4, 8, 12)]
+    return out
+
+
+def plain_pedit(k=2, pkt_size=PKT_SIZE, nwords=10):
+    """tc pedit with as many keys as srh_pedit's and encap_pedit's (or
+    `nwords` + 1) that leaves pktgen's packets plain IPv6/UDP: the
+    reference case of R2 (R3), whose generators pay what they pay for
+    its other cases."""
+    words = [(4000 << 16) | 5000,       # UDP ports, as pktgen's
+             (pkt_size - 14 - 40) << 16]    # UDP length, no checksum
+    words += [0x5E6B0000 + i for i in range(nwords - 2)]    # UDP payload
+    add_pedit(munge(17, words), k)
 
 
 def srh_pedit(first):
@@ -193,13 +217,8 @@ def srh_pedit(first):
     UDP and pktgen's header were (the payload length stays right)."""
     words = [0x3B040401,        # next header 59 (none), hdrlen 4, type 4, SL 1
              0x01000000]        # last entry 1, flags 0, tag 0
-    for seg in (D2, first):     # Segment List[0] is the last segment
-        b = ipaddress.IPv6Address(seg).packed
-        words += [int.from_bytes(b[i:i + 4], "big") for i in (0, 4, 8, 12)]
-    keys = ["munge", "offset", "6", "u8", "set", "43"]   # IPv6 next header
-    for i, w in enumerate(words):
-        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    add_pedit(keys)
+    words += addr_words(D2, first)  # Segment List[0] is the last segment
+    add_pedit(munge(43, words))
 
 
 def encap_pedit(outer_dst):
@@ -210,13 +229,8 @@ def encap_pedit(outer_dst):
     payload is the 6 bytes left (next header 59)."""
     inner = [0x60000000,        # version 6
              0x00063B40]        # payload length 6, next header 59, hlim 64
-    for a in ("fc00:2::99", D2):
-        b = ipaddress.IPv6Address(a).packed
-        inner += [int.from_bytes(b[i:i + 4], "big") for i in (0, 4, 8, 12)]
-    keys = ["munge", "offset", "6", "u8", "set", "41"]
-    for i, w in enumerate(inner):
-        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    add_pedit(keys)
+    inner += addr_words("fc00:2::99", D2)
+    add_pedit(munge(41, inner))
 
 
 def frag_pedit():
@@ -226,28 +240,29 @@ def frag_pedit():
     queue (and finally drop) instead of forwarding."""
     words = [0x3B000001,        # next header 59, offset 0, M = 1
              0x5E6B0001]        # identification
-    keys = ["munge", "offset", "6", "u8", "set", "44"]   # Fragment
-    for i, w in enumerate(words):
-        keys += ["munge", "offset", str(40 + 4 * i), "u32", "set", hex(w)]
-    add_pedit(keys)
+    add_pedit(munge(44, words))   # Fragment
 
 
-def srh_pedit_del():
+def srh_pedit_del(k=2):
     for c in GEN_CPUS:
-        tc("filter", "del", "dev", gen_dev(2, c), "egress")
+        tc("filter", "del", "dev", gen_dev(k, c), "egress")
 
 
 # --- cases -----------------------------------------------------------------
 
 class Case:
-    """One configuration; out_bytes: the frame size it must send out."""
+    """One configuration; out_bytes: the frame size it must send out
+    (pkt_size, what pktgen sends, by default); ref: the case whose count
+    insnreport.py subtracts (fwd at R1, fwd-r2 elsewhere)."""
 
     def __init__(self, name, router, what, setup, teardown, dst6=None,
-                 out_bytes=PKT_SIZE):
+                 out_bytes=None, pkt_size=PKT_SIZE, ref=None):
         self.name, self.router, self.what = name, router, what
         self.setup, self.teardown = setup, teardown
         self.dst6 = dst6 or (D1 if router == "R1" else R2_SID)
-        self.out_bytes = out_bytes
+        self.pkt_size = pkt_size
+        self.out_bytes = pkt_size if out_bytes is None else out_bytes
+        self.ref = ref or ("fwd" if router == "R1" else "fwd-r2")
 
 
 def r1_route(spec):
@@ -428,7 +443,7 @@ class Pktgen:
                     out += [ln.strip() for ln in f if "Result:" in ln]
         return out
 
-    def configure(self, router, dst6, count=0):
+    def configure(self, router, dst6, count=0, pkt_size=PKT_SIZE):
         """count: packets per generator CPU; 0: until stopped."""
         k = int(router[1])
         for c in GEN_CPUS:
@@ -437,15 +452,15 @@ class Pktgen:
             for cmd in (f"count {count}",
                         "clone_skb 0",      # a fresh skb each time: the
                                             # router modifies and keeps it
-                        f"pkt_size {PKT_SIZE}", "delay 0",
+                        f"pkt_size {pkt_size}", "delay 0",
                         "flag NO_TIMESTAMP",
                         f"dst_mac {in_mac(k, c)}",
-                        f"src6 fc00:{k}::{c + 1}", f"dst6 {dst6}",
+                        f"src6 {src6(k, c)}", f"dst6 {dst6}",
                         "udp_src_min 4000", "udp_src_max 4000",
                         "udp_dst_min 5000", "udp_dst_max 5000",
-                        # R2's SRH is added by tc egress, which start_xmit
-                        # (cheaper) would skip
-                        "xmit_mode " + ("queue_xmit" if k == 2
+                        # R2's (R3's) SRH is added by tc egress, which
+                        # start_xmit (cheaper) would skip
+                        "xmit_mode " + ("queue_xmit" if k != 1
                                         else "start_xmit")):
                 self._write(dev, cmd)
 
@@ -496,7 +511,7 @@ def measure(case, gen, secs, warmup):
     k = int(r[1])
     case.setup()
     try:
-        gen.configure(r, case.dst6)
+        gen.configure(r, case.dst6, pkt_size=case.pkt_size)
         gen.start()
         time.sleep(warmup)
         c0, idle0, t0 = snapshot(r)
@@ -542,6 +557,7 @@ def summarize(cs, samples):
             "drop_pct": round(100 * med("drop"), 1),
             "out_bytes": round(med("bytes")),
             "expected_bytes": c.out_bytes,
+            "pkt_size": c.pkt_size,
         })
     ref = next(r for r in rows if r["case"] == "fwd")["median_kpps"]
     for r in rows:
@@ -550,9 +566,10 @@ def summarize(cs, samples):
 
 
 def print_table(rows, meta):
+    sizes = "/".join(str(n) for n in sorted({r["pkt_size"] for r in rows}))
     print(f"\nseg6x forwarding benchmark on {meta['kernel']}: "
           f"{meta['reps']} x {meta['secs']:g} s per case, interleaved; "
-          f"{PKT_SIZE}-byte frames; router on CPU {ROUTER_CPU}, pktgen on "
+          f"{sizes}-byte frames; router on CPU {ROUTER_CPU}, pktgen on "
           f"CPU {','.join(map(str, GEN_CPUS))}")
     hdr = (f"{'case':<17} {'at':<3} {'kpps':>6} {'min':>6} {'max':>6} "
            f"{'vs fwd':>6} {'cpu%':>4} {'drop%':>5} {'B/pkt':>5}  what")
