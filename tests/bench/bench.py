@@ -270,14 +270,14 @@ def r1_route(spec):
             lambda: ip("R1", f"route del {D1_NET}"))
 
 
-def r1_seg6x(hmac):
+def r1_seg6x(hmac, segs=R1_SEGS, mode="encap"):
     def setup():
         ctl("tunsrc", "set", "fc00:10::1", ns="R1")
         extra = []
         if hmac:
             ctl("hmac", "set", 7, "sha256", ns="R1", input=SECRET + "\n")
             extra = ["hmac", 7]
-        ctl("route", "add", D1_NET, "mode", "encap", "segs", R1_SEGS,
+        ctl("route", "add", D1_NET, "mode", mode, "segs", segs,
             *extra, "dev", "r1-out", "via", "fc00:10::2", ns="R1")
 
     def teardown():
@@ -339,9 +339,14 @@ def cases():
     NH2 = "fc00:20::2"           # R2's next hop on its sink
     fwd = "via fc00:10::2 dev r1-out"
     encap = f"encap seg6 mode encap segs {R1_SEGS}"
+    segs1 = "fc00:e1::1"
+    segs8 = ",".join(f"fc00:e1::{i}" for i in range(1, 9))
     # what encapsulation adds: outer IPv6 header, SRH with 2 segments;
     # and the HMAC TLV
     ENCAP, HMAC = 40 + 8 + 2 * 16, 40
+
+    def srh(n):
+        return 8 + 16 * n
     return [
         Case("fwd", "R1", "plain IPv6 forwarding (the reference)",
              *r1_route(fwd)),
@@ -352,6 +357,23 @@ def cases():
              out_bytes=PKT_SIZE + ENCAP),
         Case("seg6x-encap", "R1", "seg6x encap, 2 segments",
              *r1_seg6x(False), out_bytes=PKT_SIZE + ENCAP),
+        Case("seg6-encap1", "R1", "in-tree seg6 encap, 1 segment",
+             *r1_route(f"encap seg6 mode encap segs {segs1} dev r1-out"),
+             out_bytes=PKT_SIZE + 40 + srh(1)),
+        Case("seg6x-encap1", "R1", "seg6x encap, 1 segment",
+             *r1_seg6x(False, segs1), out_bytes=PKT_SIZE + 40 + srh(1)),
+        Case("seg6-encap8", "R1", "in-tree seg6 encap, 8 segments",
+             *r1_route(f"encap seg6 mode encap segs {segs8} dev r1-out"),
+             out_bytes=PKT_SIZE + 40 + srh(8)),
+        Case("seg6x-encap8", "R1", "seg6x encap, 8 segments",
+             *r1_seg6x(False, segs8), out_bytes=PKT_SIZE + 40 + srh(8)),
+        # H.Insert: the original destination becomes Segment List[0], so
+        # the SRH has 3 segments, and there is no outer header
+        Case("seg6-inline", "R1", "in-tree seg6 inline (H.Insert), 2 segments",
+             *r1_route(f"encap seg6 mode inline segs {R1_SEGS} dev r1-out"),
+             out_bytes=PKT_SIZE + srh(3)),
+        Case("seg6x-inline", "R1", "seg6x inline (H.Insert), 2 segments",
+             *r1_seg6x(False, mode="inline"), out_bytes=PKT_SIZE + srh(3)),
         Case("seg6-encap-hmac", "R1", "in-tree seg6 encap + HMAC sha256",
              *r1_route(f"{encap} hmac 7 dev r1-out"),
              out_bytes=PKT_SIZE + ENCAP + HMAC),
