@@ -44,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "../.."))
 sys.path.insert(0, os.path.join(REPO, "tests/vm/tests"))
 
+from lib import pktlib  # noqa: E402
 from lib.netns import inside, ip_batch, sh, sysctl  # noqa: E402
 
 SEG6CTL = os.path.join(REPO, "tools/seg6ctl/seg6ctl")
@@ -73,6 +74,8 @@ R2_SID = "fc00:ff::2"
 # seg6local route of the prefix is reached (a local address would win).
 X_SID = "fc00:ff::10"        # End.X to R2's sink
 DT6_SID = "fc00:ff::16"      # End.DT6 into the main table
+# The SRH packets of End with HMAC: an HMAC TLV after the 2 segments
+HMAC_PKT_SIZE = 14 + 40 + 8 + 2 * 16 + 40
 
 
 def gen_dev(k, cpu):
@@ -137,9 +140,10 @@ def build():
        f"addr add {R2_SID}/128 dev lo",
        f"route add {D2_NET} via fc00:20::2 dev r2-out",
        f"route add {TRANSIT_NET} via fc00:20::2 dev r2-out")
-    # the in-tree key, once (seg6x's go with the module: set per case)
-    sh(["ip", "-n", NS["R1"], "sr", "hmac", "set", "7", "sha256"],
-       input=SECRET + "\n")
+    # the in-tree keys, once (seg6x's go with the module: set per case)
+    for r in ("R1", "R2"):
+        sh(["ip", "-n", NS[r], "sr", "hmac", "set", "7", "sha256"],
+           input=SECRET + "\n")
     # RPS: the router's work to its CPU (nothing to move with one CPU)
     for k in ROUTERS if GEN_CPUS != [ROUTER_CPU] else ():
         # sysfs shows a namespace's devices only when mounted inside it,
@@ -219,6 +223,24 @@ def srh_pedit(first):
              0x01000000]        # last entry 1, flags 0, tag 0
     words += addr_words(D2, first)  # Segment List[0] is the last segment
     add_pedit(munge(43, words))
+
+
+def hmac_pedit(first):
+    """srh_pedit's SRH with the HMAC flag and an HMAC TLV (sha256, key 7,
+    SECRET) after the segments: HMAC_PKT_SIZE bytes, all rewritten. The
+    HMAC covers the source address, so each generator gets its own."""
+    segs = [pktlib.a2b(D2), pktlib.a2b(first)]
+    flags = pktlib.FLAG_HMAC
+
+    def keys(c):
+        mac = pktlib.hmac_mac("sha256", SECRET.encode(),
+                              pktlib.a2b(src6(2, c)), 1, flags, 7, segs)
+        srh = pktlib.srh(segs, 1, pktlib.NH_NONE, flags=flags,
+                         tlvs=pktlib.hmac_tlv(7, mac))
+        assert len(srh) == HMAC_PKT_SIZE - 14 - 40
+        return munge(43, [int.from_bytes(srh[i:i + 4], "big")
+                          for i in range(0, len(srh), 4)])
+    add_pedit(keys)
 
 
 def encap_pedit(outer_dst):
@@ -303,15 +325,26 @@ def r1_unloaded():
     return s, t
 
 
-def r2_intree(on):
+def r2_intree(on, hmac=False):
+    """seg6_enabled (and with `hmac`, seg6_require_hmac: on the
+    receiving interfaces, the ones the in-tree End looks at)."""
     sysctl(NS["R2"], "net.ipv6.conf.all.seg6_enabled", int(on))
     for c in GEN_CPUS:
         sysctl(NS["R2"], f"net.ipv6.conf.{in_dev(2, c)}.seg6_enabled",
                int(on))
+        if hmac:
+            sysctl(NS["R2"],
+                   f"net.ipv6.conf.{in_dev(2, c)}.seg6_require_hmac",
+                   int(on))
 
 
-def r2_seg6x(on):
-    ctl("iface", "set", "default", "seg6_enabled", int(on), ns="R2")
+def r2_seg6x(on, hmac=False):
+    if hmac and on:
+        ctl("hmac", "set", 7, "sha256", ns="R2", input=SECRET + "\n")
+    ctl("iface", "set", "default", "seg6_enabled", int(on),
+        *(["require_hmac", int(on)] if hmac else []), ns="R2")
+    if hmac and not on:
+        ctl("hmac", "del", 7, ns="R2")
 
 
 def r2_seg6local(sid, action):
@@ -399,6 +432,22 @@ def cases():
         Case("seg6x-end", "R2", "seg6x End (seg6_enabled 1)",
              lambda: (srh_pedit(R2_SID), r2_seg6x(True)),
              lambda: (srh_pedit_del(), r2_seg6x(False))),
+        # End with a required HMAC: longer packets (SRH + HMAC TLV), and
+        # a reference of their own with as long a pedit; what comes out
+        # shows that the HMAC was accepted (it is required)
+        Case("fwd-r2-hmac", "R2", "plain forwarding at R2, as long as "
+             "end-hmac's (their reference)",
+             lambda: plain_pedit(pkt_size=HMAC_PKT_SIZE,
+                                 nwords=(HMAC_PKT_SIZE - 54) // 4),
+             srh_pedit_del, dst6=D2, pkt_size=HMAC_PKT_SIZE),
+        Case("seg6-end-hmac", "R2", "in-tree End, HMAC sha256 required",
+             lambda: (hmac_pedit(R2_SID), r2_intree(True, hmac=True)),
+             lambda: (srh_pedit_del(), r2_intree(False, hmac=True)),
+             pkt_size=HMAC_PKT_SIZE, ref="fwd-r2-hmac"),
+        Case("seg6x-end-hmac", "R2", "seg6x End, HMAC sha256 required",
+             lambda: (hmac_pedit(R2_SID), r2_seg6x(True, hmac=True)),
+             lambda: (srh_pedit_del(), r2_seg6x(False, hmac=True)),
+             pkt_size=HMAC_PKT_SIZE, ref="fwd-r2-hmac"),
         Case("seg6local-endx", "R2", "in-tree seg6local End.X",
              *on_r2(lambda: srh_pedit(X_SID),
                     r2_seg6local(X_SID, f"End.X nh6 {NH2}")),
