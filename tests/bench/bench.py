@@ -59,8 +59,11 @@ PKT_SIZE = 100               # Ethernet frame, without FCS
 BACKLOG = 10000
 
 # Namespaces: a prefix of our own, so a test run's names never clash.
-NS = {n: f"bx{n}" for n in ("G", "R1", "R2")}
-ROUTERS = (1, 2)
+# R3 is R2's twin for End.DT4, which needs a VRF: creating one adds fib
+# rules to its namespace for good, which would slow every lookup of R2's
+# other cases.
+NS = {n: f"bx{n}" for n in ("G", "R1", "R2", "R3")}
+ROUTERS = (1, 2, 3)
 
 # D1 is reached through R1, D2 through R2. The SIDs of R1's encap routes
 # lead into R1's sink; R2's SID is on its loopback; TRANSIT is a segment
@@ -68,12 +71,16 @@ ROUTERS = (1, 2)
 D1, D1_NET = "fc00:d1::1", "fc00:d1::/64"
 D2, D2_NET = "fc00:d2::1", "fc00:d2::/64"
 TRANSIT, TRANSIT_NET = "fc00:d3::1", "fc00:d3::/64"
+D3, D3_NET = "fc00:d4::1", "fc00:d4::/64"
 R1_SEGS = "fc00:e1::1,fc00:e1::2"
 R2_SID = "fc00:ff::2"
 # Local SIDs of R2 (RFC 8986): routes, not addresses, so that an in-tree
 # seg6local route of the prefix is reached (a local address would win).
 X_SID = "fc00:ff::10"        # End.X to R2's sink
 DT6_SID = "fc00:ff::16"      # End.DT6 into the main table
+DT4_SID = "fc00:ff::14"      # R3's End.DT4 into its VRF
+VRF, VRF_TABLE = "vrf-b", 100   # R3's VRF, and the route of D4 in it
+D4, D4_NET = "10.3.0.1", "10.3.0.0/24"
 # The SRH packets of End with HMAC: an HMAC TLV after the 2 segments
 HMAC_PKT_SIZE = 14 + 40 + 8 + 2 * 16 + 40
 
@@ -140,6 +147,16 @@ def build():
        f"addr add {R2_SID}/128 dev lo",
        f"route add {D2_NET} via fc00:20::2 dev r2-out",
        f"route add {TRANSIT_NET} via fc00:20::2 dev r2-out")
+    # R3: End.DT4 into a VRF, whose table routes D4 to R3's sink (the
+    # in-tree End.DT4 finds the VRF by its table: strict mode); the
+    # reference forwards plain IPv6 to D3 in the main table
+    sh(["modprobe", "vrf"])
+    sysctl(NS["R3"], "net.vrf.strict_mode", 1)
+    sysctl(NS["R3"], "net.ipv4.ip_forward", 1)
+    ip("R3",
+       f"route add {D3_NET} via fc00:30::2 dev r3-out",
+       f"link add {VRF} type vrf table {VRF_TABLE}", f"link set {VRF} up",
+       f"route add {D4_NET} dev r3-out table {VRF_TABLE}")
     # the in-tree keys, once (seg6x's go with the module: set per case)
     for r in ("R1", "R2"):
         sh(["ip", "-n", NS[r], "sr", "hmac", "set", "7", "sha256"],
@@ -255,6 +272,19 @@ def encap_pedit(outer_dst):
     add_pedit(munge(41, inner))
 
 
+def encap4_pedit(outer_dst):
+    """encap_pedit for IPv4 at R3: IPv4-in-IPv6 without SRH (next header
+    4), an inner IPv4 header to D4 (protocol 253, experimental; a correct
+    checksum) in place of UDP, then as many payload words as make
+    encap_pedit's count. The inner packet is the 46 bytes after the
+    outer header."""
+    inner = pktlib.ipv4("192.0.2.1", D4, 253,
+                        bytes(PKT_SIZE - 14 - 40 - 20))
+    words = [int.from_bytes(inner[i:i + 4], "big") for i in range(0, 20, 4)]
+    words += [0x5E6B0000 + i for i in range(5)]
+    add_pedit(munge(4, words), 3)
+
+
 def frag_pedit():
     """tc pedit that makes pktgen's IPv6/UDP packets first fragments
     (offset 0, M = 1) of never-completed sets, all with one
@@ -347,25 +377,28 @@ def r2_seg6x(on, hmac=False):
         ctl("hmac", "del", 7, ns="R2")
 
 
-def r2_seg6local(sid, action):
-    """An in-tree seg6local route of R2 (the pedit is the caller's)."""
-    return (lambda: ip("R2", f"route add {sid}/128 encap seg6local "
-                       f"action {action} dev r2-out"),
-            lambda: ip("R2", f"route del {sid}/128"))
+def r2_seg6local(sid, action, r="R2"):
+    """An in-tree seg6local route of router `r` (the pedit is the
+    caller's)."""
+    dev = f"{r.lower()}-out"
+    return (lambda: ip(r, f"route add {sid}/128 encap seg6local "
+                       f"action {action} dev {dev}"),
+            lambda: ip(r, f"route del {sid}/128"))
 
 
-def r2_sid(sid, behavior):
-    """A seg6x local SID of R2."""
+def r2_sid(sid, behavior, r="R2"):
+    """A seg6x local SID of router `r`."""
     return (lambda: ctl("sid", "add", sid, "behavior", *behavior.split(),
-                        ns="R2"),
-            lambda: ctl("sid", "flush", ns="R2"))
+                        ns=r),
+            lambda: ctl("sid", "flush", ns=r))
 
 
-def on_r2(pedit, route):
-    """Case setup/teardown: the generators' pedit, then R2's route/SID."""
+def on_r2(pedit, route, k=2):
+    """Case setup/teardown: the generators' pedit, then the route/SID
+    of R2 (Rk)."""
     setup, teardown = route
     return (lambda: (pedit(), setup()),
-            lambda: (srh_pedit_del(), teardown()))
+            lambda: (srh_pedit_del(k), teardown()))
 
 
 def cases():
@@ -465,6 +498,20 @@ def cases():
              *on_r2(lambda: encap_pedit(DT6_SID),
                     r2_sid(DT6_SID, "End.DT6 table 254")),
              dst6=DT6_SID, out_bytes=PKT_SIZE - 40),
+        # End.DT4 at R3, the namespace with a VRF, and its reference
+        Case("fwd-r3", "R3", "plain forwarding at R3 (its VRF's fib rules)",
+             lambda: plain_pedit(3), lambda: srh_pedit_del(3), dst6=D3,
+             ref="fwd-r3"),
+        Case("seg6local-enddt4", "R3", f"in-tree seg6local End.DT4 "
+             f"vrftable {VRF_TABLE}",
+             *on_r2(lambda: encap4_pedit(DT4_SID),
+                    r2_seg6local(DT4_SID, f"End.DT4 vrftable {VRF_TABLE}",
+                                 "R3"), 3),
+             dst6=DT4_SID, out_bytes=PKT_SIZE - 40, ref="fwd-r3"),
+        Case("seg6x-enddt4", "R3", f"seg6x SID End.DT4 vrf {VRF}",
+             *on_r2(lambda: encap4_pedit(DT4_SID),
+                    r2_sid(DT4_SID, f"End.DT4 vrf {VRF}", "R3"), 3),
+             dst6=DT4_SID, out_bytes=PKT_SIZE - 40, ref="fwd-r3"),
     ]
 
 
