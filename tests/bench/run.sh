@@ -69,8 +69,8 @@ elif [ "$insn" = 1 ]; then
 else
 	# one router CPU and three pktgen CPUs (bench.py explains why)
 	export SEG6X_VM_SMP=${SEG6X_VM_SMP:-4}
-	# a default run takes about 4 minutes; leave room for a busy host
-	"$repo/tests/vm/run-vm.sh" "$kver" -t 900 -o "$out" -- \
+	# a default run takes about 9 minutes; leave room for a busy host
+	"$repo/tests/vm/run-vm.sh" "$kver" -t 1500 -o "$out" -- \
 		/usr/bin/python3 tests/bench/bench.py "$@"
 fi
 /usr/bin/python3 "$here/results.py" "$out"
