@@ -341,11 +341,17 @@ def r1_seg6x(hmac, segs=R1_SEGS, mode="encap"):
 
 def r1_unloaded():
     """Plain forwarding with seg6x out of the kernel."""
-    setup, teardown = r1_route("via fc00:10::2 dev r1-out")
+    return without_seg6x(*r1_route("via fc00:10::2 dev r1-out"))
 
+
+def without_seg6x(setup, teardown):
+    """A case run with seg6x out of the kernel: what the in-tree seg6
+    costs on a node that does not run seg6x at all (elsewhere both
+    implementations pay seg6x's hook, as on a node that runs both)."""
     def s():
         sh(["modprobe", "-r", "seg6x"])
         setup()
+        time.sleep(1)    # let the unload's deferred work run first
 
     def t():
         teardown()
@@ -439,6 +445,10 @@ def cases():
         Case("seg6-encap", "R1", "in-tree seg6 encap, 2 segments",
              *r1_route(f"{encap} dev r1-out"),
              out_bytes=PKT_SIZE + ENCAP),
+        Case("seg6-encap-alone", "R1", "in-tree seg6 encap, 2 segments, "
+             "seg6x not loaded", *without_seg6x(*r1_route(f"{encap} dev "
+                                                      "r1-out")),
+             out_bytes=PKT_SIZE + ENCAP, ref="fwd-unloaded"),
         Case("seg6x-encap", "R1", "seg6x encap, 2 segments",
              *r1_seg6x(False), out_bytes=PKT_SIZE + ENCAP),
         Case("seg6-encap1", "R1", "in-tree seg6 encap, 1 segment",
@@ -467,6 +477,8 @@ def cases():
         # one too, so that it is their reference
         Case("fwd-r2", "R2", "plain forwarding at R2 (its reference)",
              plain_pedit, srh_pedit_del, dst6=D2),
+        Case("fwd-r2-alone", "R2", "plain forwarding at R2, seg6x not "
+             "loaded", *without_seg6x(plain_pedit, srh_pedit_del), dst6=D2),
         # End changes no size: that packets come out at all shows it
         # worked (R2 would drop them at local delivery otherwise)
         Case("fwd-srh", "R2", "transit forwarding of SRH packets",
@@ -480,6 +492,10 @@ def cases():
         Case("seg6-end", "R2", "in-tree seg6 End (seg6_enabled sysctls)",
              lambda: (srh_pedit(R2_SID), r2_intree(True)),
              lambda: (srh_pedit_del(), r2_intree(False))),
+        Case("seg6-end-alone", "R2", "in-tree seg6 End, seg6x not loaded",
+             *without_seg6x(lambda: (srh_pedit(R2_SID), r2_intree(True)),
+                            lambda: (srh_pedit_del(), r2_intree(False))),
+             ref="fwd-r2-alone"),
         Case("seg6x-end", "R2", "seg6x End (seg6_enabled 1)",
              lambda: (srh_pedit(R2_SID), r2_seg6x(True)),
              lambda: (srh_pedit_del(), r2_seg6x(False))),
