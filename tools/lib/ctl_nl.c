@@ -339,6 +339,11 @@ void ctl_set_dry_run(struct ctl *c, bool dry_run)
 	c->dry_run = dry_run;
 }
 
+void ctl_set_cache_lwt_type(struct ctl *c, bool cache)
+{
+	c->cache_lwt_type = cache;
+}
+
 /* Is the module in the kernel? Its sysfs directory says, without loading. */
 static bool module_loaded(void)
 {
@@ -483,4 +488,6 @@ void ctl_close(struct ctl *c)
 	c->mon_genl_sk = NULL;
 	c->mon_rtnl_sk = NULL;
 	c->family = 0;
+	/* A module loaded again may have claimed another slot. */
+	c->lwt_type = 0;
 }

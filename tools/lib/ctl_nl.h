@@ -33,6 +33,8 @@ struct ctl {
 	uint16_t mon_lwt_type;		/* seg6x's routes */
 	unsigned int mon_objects;	/* CTL_MONITOR_* */
 	int family;			/* SEG6X's id; 0 until resolved */
+	bool cache_lwt_type;		/* ctl_set_cache_lwt_type() */
+	uint16_t lwt_type;		/* seg6x's slot, once asked; else 0 */
 	bool no_autoload;		/* !ctl_set_autoload() */
 	bool dry_run;			/* ctl_set_dry_run() */
 	int err;			/* ctl_errno() */

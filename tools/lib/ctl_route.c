@@ -191,13 +191,23 @@ int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 	return err ? err : 1;
 }
 
-/* The LWT slot that marks seg6x's routes. */
+/*
+ * The LWT slot that marks seg6x's routes: asked of the module, or kept
+ * from the last answer (0, LWTUNNEL_ENCAP_NONE, is never seg6x's).
+ */
 static int lwt_type(struct ctl *c, uint16_t *type)
 {
 	struct ctl_info info;
-	int err = ctl_info_get(c, &info);
+	int err;
 
+	if (c->cache_lwt_type && c->lwt_type) {
+		*type = c->lwt_type;
+		return 0;
+	}
+	err = ctl_info_get(c, &info);
 	*type = info.lwt_type;
+	if (!err && c->cache_lwt_type)
+		c->lwt_type = info.lwt_type;
 	return err;
 }
 

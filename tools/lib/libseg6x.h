@@ -72,6 +72,14 @@ void ctl_set_autoload(struct ctl *c, bool autoload);
  * nothing. For checking a configuration on a machine without seg6x.
  */
 void ctl_set_dry_run(struct ctl *c, bool dry_run);
+/*
+ * Route requests need the LWT slot that the module claimed, which only
+ * the module can tell. By default each asks it again (a daemon must see
+ * a module swapped under it); with @cache true the first answer is kept
+ * until ctl_close(), saving a round trip per route: for a short-lived
+ * process such as a batch of route adds.
+ */
+void ctl_set_cache_lwt_type(struct ctl *c, bool cache);
 /* Closes the sockets; the next request opens them again. */
 void ctl_close(struct ctl *c);
 
