@@ -35,6 +35,7 @@ struct ctl {
 	int family;			/* SEG6X's id; 0 until resolved */
 	bool cache_lwt_type;		/* ctl_set_cache_lwt_type() */
 	uint16_t lwt_type;		/* seg6x's slot, once asked; else 0 */
+	uint32_t batch_seq;		/* ctl_rt_talk_batch()'s last */
 	bool no_autoload;		/* !ctl_set_autoload() */
 	bool dry_run;			/* ctl_set_dry_run() */
 	int err;			/* ctl_errno() */
@@ -71,6 +72,13 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 /* Sends and frees @msg. */
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg);
+
+/*
+ * Sends and frees @n requests that expect no reply but an ack (deletes),
+ * many to a sendmsg(): 0, or the first error, after the kernel handled
+ * them all (those after a failed one too).
+ */
+int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n);
 
 /* Error state */
 

@@ -236,6 +236,48 @@ int ctl_route_del(struct ctl *c, const struct ctl_route *r)
 	return err ? err : ctl_rt_talk(c, msg, NULL, NULL);
 }
 
+/* Deletes per exchange: about 64 bytes each, in one sendmsg(). */
+#define DEL_BATCH 64
+
+/*
+ * Delete requests for @routes, at most DEL_BATCH: how many, or a negative
+ * errno (none made then).
+ */
+static int del_msgs(struct ctl *c, const struct ctl_route *routes, size_t n,
+		    struct nl_msg **msgs)
+{
+	size_t k;
+	int err;
+
+	for (k = 0; k < n && k < DEL_BATCH; k++) {
+		err = route_msg(c, RTM_DELROUTE, 0, &routes[k], &msgs[k]);
+		if (err) {
+			while (k)
+				nlmsg_free(msgs[--k]);
+			return err;
+		}
+	}
+	return (int)k;
+}
+
+int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n)
+{
+	struct nl_msg *msgs[DEL_BATCH];
+	size_t done = 0;
+	int k, err;
+
+	while (done < n) {
+		k = del_msgs(c, routes + done, n - done, msgs);
+		if (k < 0)
+			return k;
+		err = ctl_rt_talk_batch(c, msgs, (size_t)k);
+		if (err)
+			return err;
+		done += (size_t)k;
+	}
+	return 0;
+}
+
 /* A dump of @family's routes, each decoded and handed to @fn. */
 struct walk {
 	uint16_t lwt_type;

@@ -171,6 +171,12 @@ int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace);
 /* Deletes the route that @r names exactly (as ctl_route_find() gives). */
 int ctl_route_del(struct ctl *c, const struct ctl_route *r);
 /*
+ * Deletes the @n routes, each as ctl_route_del(), many to a message
+ * exchange: 0, or the first error. After a failure the routes sent with
+ * it (up to 63) are deleted or not, those after it are left.
+ */
+int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n);
+/*
  * The first seg6x route of @want's prefix and table, and of its device
  * and metric if set (metric 0 matches any, as the kernel reads it).
  * -ESRCH if there is none; then *@other tells whether a route that is
