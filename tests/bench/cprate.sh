@@ -1,9 +1,10 @@
 #!/bin/bash
-# cprate.sh [-n N] [KVER...] — control-plane rates of seg6x vs the in-tree
-# seg6: install N encap routes and N End.X SIDs from one batch file each
-# (ip -6 -b vs seg6ctl -b), their kernel memory per entry, and the time to
-# flush them, in one VM run per kernel (default: every kernel of
-# tests/vm/kernels.sh, one after the other). N defaults to 100000.
+# cprate.sh [-n N] [-r R] [KVER...] — control-plane rates of seg6x vs the
+# in-tree seg6: install N encap routes and N End.X SIDs from one batch file
+# each (ip -6 -b vs seg6ctl -b), their kernel memory per entry, and the time
+# to flush them, in one VM run per kernel (default: every kernel of
+# tests/vm/kernels.sh, one after the other). N defaults to 100000; each
+# case runs R times (default 3), the table gives medians.
 # Builds and installs nothing: seg6x must be installed for KVER (make
 # dkms-install KVER=...) and seg6ctl built (make tools).
 # Results: build/bench/KVER/cprate.json (SEG6X_BENCH_OUT=DIR to change the
@@ -15,15 +16,20 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 
 n=100000
+reps=3
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,11s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-n) [ $# -ge 2 ] || { echo "cprate.sh: -n needs a number" >&2; exit 2; }
 	    n=$2; shift 2 ;;
+	-r) [ $# -ge 2 ] || { echo "cprate.sh: -r needs a number" >&2; exit 2; }
+	    reps=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
-[[ $n =~ ^[1-9][0-9]*$ ]] || { echo "cprate.sh: bad -n \"$n\"" >&2; exit 2; }
+for v in "$n" "$reps"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] || { echo "cprate.sh: bad number \"$v\"" >&2; exit 2; }
+done
 
 kernels=("$@")
 if [ ${#kernels[@]} -eq 0 ]; then
@@ -42,6 +48,8 @@ fi
 # Control-plane work is one process at a time: one vCPU is enough, and
 # keeps the timing from depending on how the host shares its cores.
 export SEG6X_VM_SMP=${SEG6X_VM_SMP:-1}
+# all four cases are installed at once: 100000 in-tree routes take 100 MB
+export SEG6X_VM_MEM=${SEG6X_VM_MEM:-2048}
 status=0
 cd "$repo"
 for kver in "${kernels[@]}"; do
@@ -53,9 +61,9 @@ for kver in "${kernels[@]}"; do
 	fi
 	out=${SEG6X_BENCH_OUT:-$repo/build/bench/$kver}
 	mkdir -p "$out"
-	# 100000 of each take about 10 minutes under TCG; room for a busy host
+	# 3 runs of 100000 take about 15 minutes under TCG; room for a busy host
 	"$repo/tests/vm/run-vm.sh" "$kver" -t 2400 -o "$out" -- \
-		/usr/bin/python3 tests/bench/cprate.py -n "$n" || status=$?
+		/usr/bin/python3 tests/bench/cprate.py -n "$n" -r "$reps" || status=$?
 	echo "cprate.sh: results in $out/cprate.json"
 done
 exit "$status"
