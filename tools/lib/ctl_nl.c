@@ -431,7 +431,16 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	err = c->dry_run ? 0 : ctl_open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
 	if (err)
 		return err;
-	*msg = nlmsg_alloc_simple(type, flags);
+	/*
+	 * libnl's default is a zeroed page per message: per route of a
+	 * batch or a flush, half of seg6ctl's instructions went to that
+	 * memset. The longest route request fits in CTL_RT_MSG_SIZE.
+	 */
+	*msg = nlmsg_alloc_size(CTL_RT_MSG_SIZE);
+	if (*msg && !nlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, type, 0, flags)) {
+		nlmsg_free(*msg);
+		*msg = NULL;
+	}
 	/* nlmsg_append() only copies from its (non-const) argument. */
 	if (!*msg || nlmsg_append(*msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO) < 0) {
 		nlmsg_free(*msg);

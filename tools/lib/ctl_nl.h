@@ -66,7 +66,18 @@ int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg);
 int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 		  void *arg);
 
-/* An rtnetlink request in *@msg. */
+/*
+ * Room for the longest route request: the rtmsg, at most 9 attributes of
+ * up to 20 bytes (destination, table, device, metric, next hop (RTA_VIA:
+ * 18), encap type; mode, HMAC key and owner in the encap nest), the nest
+ * and the segments. Only libnl's nla_put() checks it: a message that
+ * outgrew it would fail with -EMSGSIZE, never be cut.
+ */
+#define CTL_RT_MSG_SIZE (NLMSG_SPACE(sizeof(struct rtmsg)) +		\
+			 9 * NLA_ALIGN(NLA_HDRLEN + 20) +		\
+			 2 * NLA_HDRLEN + SEG6X_MAX_SEGS * 16)
+
+/* An rtnetlink request in *@msg, of CTL_RT_MSG_SIZE bytes at most. */
 int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	       struct nl_msg **msg);
 /* Sends and frees @msg. */
