@@ -415,6 +415,29 @@ def r2_sid(sid, behavior, r="R2"):
             lambda: ctl("sid", "flush", ns=r))
 
 
+FILL = 100000
+
+
+def filled(kind, r, nh, case):
+    """`case` (a setup/teardown pair) with FILL more seg6x routes (kind
+    "route") or SIDs ("sid") of router `r` installed first, with one
+    seg6ctl -b: what a large table costs the packet looked up in it. The
+    case's own teardown flushes them with its own."""
+    if kind == "route":
+        lines = [f"route add fc00:6{i >> 16:03x}:{i & 0xffff:x}::/64 mode "
+                 f"encap segs {R1_SEGS} dev r1-out via {nh}"
+                 for i in range(FILL)]
+    else:
+        lines = [f"sid add fc00:5{i >> 16:03x}:{i & 0xffff:x}::1 behavior "
+                 f"End.X nh6 {nh} dev r2-out" for i in range(FILL)]
+    setup, teardown = case
+
+    def s():
+        sh([SEG6CTL, "-n", NS[r], "-b", "-"], input="\n".join(lines) + "\n")
+        setup()
+    return s, teardown
+
+
 def on_r2(pedit, route, k=2):
     """Case setup/teardown: the generators' pedit, then the route/SID
     of R2 (Rk)."""
@@ -451,6 +474,10 @@ def cases():
              out_bytes=PKT_SIZE + ENCAP, ref="fwd-unloaded"),
         Case("seg6x-encap", "R1", "seg6x encap, 2 segments",
              *r1_seg6x(False), out_bytes=PKT_SIZE + ENCAP),
+        Case("seg6x-encap-100k", "R1", "seg6x encap, 2 segments, among "
+             f"{FILL:,} seg6x routes",
+             *filled("route", "R1", "fc00:10::2", r1_seg6x(False)),
+             out_bytes=PKT_SIZE + ENCAP),
         Case("seg6-encap1", "R1", "in-tree seg6 encap, 1 segment",
              *r1_route(f"encap seg6 mode encap segs {segs1} dev r1-out"),
              out_bytes=PKT_SIZE + 40 + srh(1)),
@@ -522,6 +549,11 @@ def cases():
         Case("seg6x-endx", "R2", "seg6x SID End.X",
              *on_r2(lambda: srh_pedit(X_SID),
                     r2_sid(X_SID, f"End.X nh6 {NH2} dev r2-out")),
+             dst6=X_SID),
+        Case("seg6x-endx-100k", "R2", f"seg6x SID End.X among {FILL:,} SIDs",
+             *on_r2(lambda: srh_pedit(X_SID),
+                    filled("sid", "R2", NH2,
+                           r2_sid(X_SID, f"End.X nh6 {NH2} dev r2-out"))),
              dst6=X_SID),
         # End.DT6 takes the outer header off: 40 bytes less come out
         Case("seg6local-enddt6", "R2", "in-tree seg6local End.DT6 table 254",
