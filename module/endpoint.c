@@ -37,9 +37,12 @@ void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len)
 
 /*
  * Where would the stack deliver this destination: locally (true), or not?
- * Asked of the FIB without attaching the result to the packet, so that
- * the stack's own lookup, after the rest of PRE_ROUTING, stays in charge.
- * *no_route tells an unroutable destination apart.
+ * *no_route tells an unroutable destination apart. The lookup is the
+ * stack's own (ip6_route_input()'s flow, fib rules' flow dissection
+ * included) and its result is kept in the packet: if the destination
+ * and the next header are still those it was made for when the hook
+ * accepts the packet, seg6x_route_attach() hands it to the stack, which
+ * then does not look the same destination up a second time.
  */
 bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 {
@@ -52,16 +55,44 @@ bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 		.flowi6_mark = p->skb->mark,
 		.flowi6_proto = ip6h->nexthdr,
 	};
+	struct flow_keys flkeys;
 	struct dst_entry *dst;
-	bool local;
 
+	fib6_rules_early_flow_dissect(p->net, p->skb, &fl6, &flkeys);
 	dst = ip6_route_input_lookup(p->net, p->skb->dev, &fl6, p->skb,
 				     RT6_LOOKUP_F_HAS_SADDR);
+	dst_release(p->route);
+	p->route = dst;
+	p->route_daddr = ip6h->daddr;
+	p->route_proto = ip6h->nexthdr;
 	*no_route = dst->error;
-	local = !dst->error &&
-		(((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL);
-	dst_release(dst);
-	return local;
+	return !dst->error &&
+	       (((struct rt6_info *)dst)->rt6i_flags & RTF_LOCAL);
+}
+
+/*
+ * The hook is done and the stack goes on with the packet: give it the
+ * route seg6x_is_local() found, when that is the route the stack would
+ * find itself. Not when something else routed the packet already (a
+ * behaviour, a tunnel's metadata dst), when the destination or the next
+ * header changed since (End, a popped SRH), for ICMPv6 (the stack hashes
+ * its multipath choice on the offending packet) or on an L3 master's
+ * port (the VRF device routes it again, as the VRF).
+ */
+void seg6x_route_attach(struct seg6x_pkt *p)
+{
+	struct sk_buff *skb = p->skb;
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+	if (p->route && !skb_dst(skb) &&
+	    p->route_proto == ip6h->nexthdr &&
+	    p->route_proto != IPPROTO_ICMPV6 &&
+	    ipv6_addr_equal(&p->route_daddr, &ip6h->daddr) &&
+	    !netif_is_l3_slave(skb->dev)) {
+		skb_dst_set(skb, p->route);
+		p->route = NULL;
+	}
+	seg6x_route_release(p);
 }
 
 /*

@@ -13,6 +13,7 @@
 #define _SEG6X_ENDPOINT_H
 
 #include <linux/skbuff.h>
+#include <net/dst.h>
 #include <net/net_namespace.h>
 
 #include "pernet.h"
@@ -48,6 +49,9 @@ struct seg6x_pkt {
 	bool silent;		/* with SEG6X_DROP: no ICMPv6 error */
 	u8 icmp_code;		/* with SEG6X_DROP and icmp_pointer */
 	u32 icmp_pointer;	/* with SEG6X_DROP: Parameter Problem, if set */
+	struct dst_entry *route;	/* held: seg6x_is_local()'s last answer */
+	struct in6_addr route_daddr;	/* the destination it is for */
+	u8 route_proto;		/* and the Next Header it was asked with */
 };
 
 static inline struct ipv6_sr_hdr *seg6x_pkt_srh(const struct seg6x_pkt *p)
@@ -88,8 +92,19 @@ static inline const struct seg6x_policy *seg6x_pkt_policy(struct seg6x_pkt *p)
 void seg6x_csum_sub(struct sk_buff *skb, const void *ptr, int len);
 void seg6x_csum_add(struct sk_buff *skb, const void *ptr, int len);
 
-/* Would the stack deliver the destination locally? (*no_route: none) */
+/*
+ * Would the stack deliver the destination locally? (*no_route: none) The
+ * route found is kept in the packet until the hook is done with it.
+ */
 bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route);
+/* Hand the kept route to the stack if it is still the packet's route. */
+void seg6x_route_attach(struct seg6x_pkt *p);
+
+static inline void seg6x_route_release(struct seg6x_pkt *p)
+{
+	dst_release(p->route);
+	p->route = NULL;
+}
 
 /* Every local pass after the first costs one hop (the hop-limit guard). */
 enum seg6x_verdict seg6x_repass(struct seg6x_pkt *p);

@@ -18,11 +18,14 @@
  *   SL = 0, IPv6/IPv4 decapsulate and re-receive the inner packet;
  *   SL = 0, other     consume the SRH and deliver locally.
  *
- * No dst is attached here: the stack routes the packet after the whole
- * PRE_ROUTING chain, so mangle marks, TPROXY and tunnel metadata apply
- * as they do to any packet. Nothing here allocates, except unsharing a
- * cloned skb before writing and reassembling fragments of the packets
- * seg6x processes itself (seg6x_processes()).
+ * The hook is the last of PRE_ROUTING, so mangle marks and TPROXY have
+ * applied when it looks a destination up; when the packet leaves the hook
+ * with the destination that lookup was for, its route goes with it
+ * (seg6x_route_attach()) and the stack does not look it up again.
+ * Otherwise the stack routes the packet itself, as any other. Nothing
+ * here allocates, except unsharing a cloned skb before writing and
+ * reassembling fragments of the packets seg6x processes itself
+ * (seg6x_processes()).
  */
 #include <linux/icmpv6.h>
 #include <linux/if_arp.h>
@@ -294,22 +297,36 @@ static enum seg6x_verdict seg6x_run(struct seg6x_pkt *p)
 	return v;
 }
 
+/*
+ * Can an SRH be behind this first Next Header? Only behind extension
+ * headers seg6x_srh_find() walks: for anything else it finds none.
+ */
+static bool seg6x_maybe_sr(u8 nexthdr)
+{
+	return nexthdr == NEXTHDR_ROUTING || nexthdr == NEXTHDR_HOP ||
+	       nexthdr == NEXTHDR_DEST;
+}
+
 static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
-	struct seg6x_pkt p = {
-		.skb = skb,
-		.net = state->net,
-		.sn = seg6x_pernet(state->net),
-	};
+	struct seg6x_net *sn = priv;	/* seg6x_input_use() */
+	struct seg6x_pkt p;
 	int err;
 
+	/* Fast exit for plain IPv6 in a namespace without SIDs: the cost
+	 * seg6x adds to every other packet of a node that uses it.
+	 */
+	if (!seg6x_maybe_sr(ipv6_hdr(skb)->nexthdr) && !READ_ONCE(sn->nsids))
+		return NF_ACCEPT;
+
+	p = (struct seg6x_pkt){ .skb = skb, .net = state->net, .sn = sn };
 	err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
 	p.has_srh = !err;
 	p.srh_hidden = err == -EPROTO;
 
-	/* Fast exit for everything that carries no SRH, without SIDs. */
-	if (!p.has_srh && !p.srh_hidden && !READ_ONCE(p.sn->nsids))
+	/* No SRH in sight, and no SID to look for. */
+	if (!p.has_srh && !p.srh_hidden && !READ_ONCE(sn->nsids))
 		return NF_ACCEPT;
 	if (!seg6x_for_this_host(skb))
 		return NF_ACCEPT;
@@ -317,6 +334,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 	if (unlikely(seg6x_srh_fragmented(skb)) && seg6x_processes(&p)) {
 		/* Same verdicts as nf_defrag_ipv6's own hook. */
 		err = nf_ct_frag6_gather(p.net, skb, SEG6X_DEFRAG_USER);
+		seg6x_route_release(&p);	/* asked of a fragment */
 		if (err == -EINPROGRESS)
 			return NF_STOLEN;	/* queued until the set is whole */
 		if (err)
@@ -328,26 +346,20 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 
 	switch (seg6x_run(&p)) {
 	case SEG6X_DROP:
+		seg6x_route_release(&p);
 		/* Stolen, not NF_DROP: drop monitors then show our reason
 		 * rather than a netfilter drop.
 		 */
 		seg6x_drop_skb(&p);
 		return NF_STOLEN;
 	case SEG6X_STOLEN:
+		seg6x_route_release(&p);
 		return NF_STOLEN;
 	default:
+		seg6x_route_attach(&p);
 		return NF_ACCEPT;
 	}
 }
-
-static const struct nf_hook_ops seg6x_nf_ops[] = {
-	{
-		.hook = seg6x_input_hook,
-		.pf = NFPROTO_IPV6,
-		.hooknum = NF_INET_PRE_ROUTING,
-		.priority = SEG6X_NF_PRIORITY,
-	},
-};
 
 /*
  * Registered on first use (seg6x_input_use()), not with the namespace: a
@@ -363,8 +375,14 @@ int seg6x_input_use(struct net *net)
 
 	if (sn->input_on)
 		return 0;
-	err = nf_register_net_hooks(net, seg6x_nf_ops,
-				    ARRAY_SIZE(seg6x_nf_ops));
+	sn->input_ops = (struct nf_hook_ops){
+		.hook = seg6x_input_hook,
+		.priv = sn,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_PRE_ROUTING,
+		.priority = SEG6X_NF_PRIORITY,
+	};
+	err = nf_register_net_hook(net, &sn->input_ops);
 	if (err)
 		return err;
 	sn->input_on = true;
@@ -389,7 +407,7 @@ static void __net_exit seg6x_input_net_pre_exit(struct net *net)
 
 	if (!sn->input_on)
 		return;
-	nf_unregister_net_hooks(net, seg6x_nf_ops, ARRAY_SIZE(seg6x_nf_ops));
+	nf_unregister_net_hook(net, &sn->input_ops);
 	sn->input_on = false;
 }
 

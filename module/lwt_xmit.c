@@ -21,6 +21,36 @@
 #include "lwt_state.h"
 #include "pernet.h"
 
+/*
+ * The per-CPU dst caches are used with bottom halves disabled. Forwarded
+ * packets (and most output) come here with them disabled already, in the
+ * receive softirq or under netif_receive_skb()'s callers' local_bh_disable():
+ * only a process-context sender pays for disabling them.
+ */
+static struct dst_entry *seg6x_cache_get(struct dst_cache *cache)
+{
+	struct dst_entry *dst;
+
+	if (in_softirq())
+		return dst_cache_get(cache);
+	local_bh_disable();
+	dst = dst_cache_get(cache);
+	local_bh_enable();
+	return dst;
+}
+
+static void seg6x_cache_set(struct dst_cache *cache, struct dst_entry *dst,
+			    const struct in6_addr *saddr)
+{
+	if (in_softirq()) {
+		dst_cache_set_ip6(cache, dst, saddr);
+		return;
+	}
+	local_bh_disable();
+	dst_cache_set_ip6(cache, dst, saddr);
+	local_bh_enable();
+}
+
 /* Room left for the packet once the encapsulation is added. */
 static unsigned int seg6x_room(const struct seg6x_lwt *sl,
 			       struct dst_entry *next)
@@ -135,11 +165,10 @@ static int seg6x_gso_frag_v4(struct net *net, struct sk_buff *skb,
  * counted as the route's mode, or as the reason it failed, and in the
  * route's own counters (its errors where the packet is dropped).
  */
-static int seg6x_lwt_push(struct net *net, struct sk_buff *skb,
+static int seg6x_lwt_push(struct seg6x_net *sn, struct sk_buff *skb,
 			  const struct seg6x_lwt *sl, struct net_device *dev,
 			  struct dst_entry *next)
 {
-	struct seg6x_net *sn = seg6x_pernet(net);
 	unsigned int extra = next ? dst_dev_overhead(next, skb) : 0;
 	unsigned int len = skb->len;
 	int err;
@@ -199,9 +228,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 	unsigned int room;
 	int err = -ENETUNREACH;
 
-	local_bh_disable();
-	next = dst_cache_get(&sl->cache_in);
-	local_bh_enable();
+	next = seg6x_cache_get(&sl->cache_in);
 	if (!next) {
 		next = seg6x_lookup_in(net, skb, sl);
 		if (!seg6x_next_usable(next)) {
@@ -209,9 +236,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
 			goto drop;
 		}
-		local_bh_disable();
-		dst_cache_set_ip6(&sl->cache_in, next, &in6addr_any);
-		local_bh_enable();
+		seg6x_cache_set(&sl->cache_in, next, &in6addr_any);
 	}
 
 	room = seg6x_room(sl, next);
@@ -227,7 +252,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 		goto drop;
 	}
 
-	err = seg6x_lwt_push(net, skb, sl, orig->dev, next);
+	err = seg6x_lwt_push(sn, skb, sl, orig->dev, next);
 	if (err) {
 		dst_release(next);
 		goto drop;
@@ -257,11 +282,9 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 	struct dst_entry *next;
 	int err;
 
-	local_bh_disable();
-	next = dst_cache_get(&sl->cache_out);
-	local_bh_enable();
+	next = seg6x_cache_get(&sl->cache_out);
 
-	err = seg6x_lwt_push(net, skb, sl, orig->dev, next);
+	err = seg6x_lwt_push(sn, skb, sl, orig->dev, next);
 	if (err)
 		goto drop_next;
 
@@ -281,9 +304,7 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 			err = -ENETUNREACH;
 			goto drop_next;
 		}
-		local_bh_disable();
-		dst_cache_set_ip6(&sl->cache_out, next, &fl6.saddr);
-		local_bh_enable();
+		seg6x_cache_set(&sl->cache_out, next, &fl6.saddr);
 
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(next->dev));
 		if (err) {

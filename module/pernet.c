@@ -9,16 +9,6 @@
 
 unsigned int seg6x_net_id __read_mostly;
 
-void seg6x_tunsrc_get(struct seg6x_net *sn, struct in6_addr *out)
-{
-	const struct seg6x_tunsrc *ts;
-
-	rcu_read_lock();
-	ts = rcu_dereference(sn->tunsrc);
-	*out = ts->addr;
-	rcu_read_unlock();
-}
-
 /* Caller holds the genl mutex (the only writer). */
 int seg6x_tunsrc_set(struct seg6x_net *sn, const struct in6_addr *addr)
 {

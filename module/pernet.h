@@ -7,6 +7,7 @@
 
 #include <linux/in6.h>
 #include <linux/mutex.h>
+#include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 #include <net/net_namespace.h>
@@ -48,6 +49,11 @@ struct seg6x_net {
 	struct seg6x_sid_table __rcu *sids;
 	unsigned int nsids;
 
+	/* The PRE_ROUTING hook, registered at first use with this state as
+	 * its priv (seg6x_input_use()): the hook needs no lookup to find it.
+	 */
+	struct nf_hook_ops input_ops;
+
 	/* Hooks registered (seg6x_input_use(), seg6x_sock_sign_use()). */
 	bool input_on;
 	bool sock_sign_on;
@@ -64,8 +70,18 @@ int seg6x_pernet_register(void);
 
 void seg6x_pernet_unregister(void);
 
-/* Tunnel source: copy out under RCU. */
-void seg6x_tunsrc_get(struct seg6x_net *sn, struct in6_addr *out);
+/* Tunnel source: copy out under RCU (inline: once per encapsulation). */
+static inline void seg6x_tunsrc_get(struct seg6x_net *sn,
+				    struct in6_addr *out)
+{
+	const struct seg6x_tunsrc *ts;
+
+	rcu_read_lock();
+	ts = rcu_dereference(sn->tunsrc);
+	*out = ts->addr;
+	rcu_read_unlock();
+}
+
 int seg6x_tunsrc_set(struct seg6x_net *sn, const struct in6_addr *addr);
 
 #endif /* _SEG6X_PERNET_H */

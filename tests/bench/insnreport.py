@@ -150,7 +150,9 @@ def rows_of(meta, runs, marks, prof, syms):
         rows.append(row)
     ref = {r["case"]: r["insn_per_packet"] for r in rows}
     for r in rows:
-        base = "fwd" if r["router"] == "R1" else "fwd-r2"
+        # the case's own reference (insnrun.py names it), or as before
+        base = r.get("reference") or ("fwd" if r["router"] == "R1"
+                                      else "fwd-r2")
         r["reference"] = base
         r["increment"] = round(r["insn_per_packet"] - ref[base], 1)
         r["increment_vs_fwd"] = round(r["insn_per_packet"] - ref["fwd"], 1)
@@ -181,14 +183,14 @@ def print_table(meta, rows, pairs):
           f"{meta['packets']} -> {2 * meta['packets']} packets, "
           f"{meta['reps']} repetitions; one vCPU: pktgen + router")
     hdr = (f"{'case':<17} {'at':<3} {'insn/pkt':>9} {'spread%':>7} "
-           f"{'+ref':>7} {'ref':<7} {'vs fwd':>7} {'B/pkt':>5}  what")
+           f"{'+ref':>7} {'ref':<11} {'vs fwd':>7} {'B/pkt':>5}  what")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
         bad = "!" if r["out_bytes"] != r["expected_bytes"] else " "
         print(f"{r['case']:<17} {r['router']:<3} {r['insn_per_packet']:>9.1f} "
               f"{r['spread_pct']:>7.2f} {r['increment']:>7.1f} "
-              f"{r['reference']:<7} {r['increment_vs_fwd']:>7.1f} "
+              f"{r['reference']:<11} {r['increment_vs_fwd']:>7.1f} "
               f"{r['out_bytes']:>4}{bad}  {r['what']}")
     print("insn/pkt: from each length's run with the fewest instructions; "
           "spread%: max - min\nof the repetitions' own slopes over it; "

@@ -76,7 +76,8 @@ def sink_count(case):
 
 def one_run(case, gen, marks, count):
     """Send `count` packets between two markers; the run's record."""
-    gen.configure(case.router, case.dst6, count=count)
+    gen.configure(case.router, case.dst6, count=count,
+                  pkt_size=case.pkt_size)
     pk0, by0 = sink_count(case)
     t0 = time.monotonic()
     start = marks.mark()
@@ -122,7 +123,8 @@ def parse_args():
     ap.add_argument("-k", "--cases", help="comma-separated cases, or all "
                     "(default "
                     f"{','.join(DEFAULT_CASES)}; the references fwd, and "
-                    "fwd-r2 for R2's, are always measured)")
+                    "each case's own (fwd-r2, fwd-r2-hmac, fwd-r3), are "
+                    "always measured)")
     ap.add_argument("--profile", action="store_true",
                     help="also save /proc/kallsyms for the profile")
     return ap.parse_args()
@@ -136,8 +138,9 @@ def select(names):
     unknown = want - {c.name for c in cs}
     if unknown:
         sys.exit(f"insnrun.py: unknown case(s): {', '.join(unknown)}")
-    if any(c.router == "R2" for c in cs if c.name in want):
-        want.add("fwd-r2")
+    # each case's reference (fwd-r2 is fwd-r2-hmac's)
+    for _ in range(2):
+        want |= {c.ref for c in cs if c.name in want}
     return [c for c in cs if c.name in want]
 
 
@@ -164,7 +167,9 @@ def main():
     meta = {"kernel": os.uname().release, "packets": args.packets,
             "reps": args.reps, "pkt_size": bench.PKT_SIZE,
             "cases": [{"case": c.name, "router": c.router, "what": c.what,
-                       "expected_bytes": c.out_bytes} for c in cs]}
+                       "expected_bytes": c.out_bytes,
+                       "pkt_size": c.pkt_size, "reference": c.ref}
+                      for c in cs]}
     with open(os.path.join(out, "insn-runs.json"), "w") as f:
         json.dump(dict(meta, runs=runs), f, indent=2)
         f.write("\n")

@@ -10,6 +10,8 @@
 # --insn (or SEG6X_BENCH_INSN=1): guest instructions per packet instead, in
 # a one-CPU VM under the tests/bench/insn plugin (insnrun.py; ARGS go to it);
 # --profile adds the top kernel functions of each case.
+# --goodput: TCP goodput through an encapsulating headend instead, in-tree
+# seg6 vs seg6x (goodput.py; ARGS go to it).
 # Results: build/bench/KVER/ (SEG6X_BENCH_OUT=DIR to change): bench.json or
 # insn.json, and bench-results.json from both; the guest's dmesg beside.
 set -euo pipefail
@@ -19,11 +21,13 @@ repo=$(cd "$here/../.." && pwd)
 
 insn=${SEG6X_BENCH_INSN:-0}
 profile=0
+goodput=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--insn) insn=1; shift ;;
 	--profile) insn=1; profile=1; shift ;;
+	--goodput) goodput=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -55,13 +59,18 @@ fi
 out=${SEG6X_BENCH_OUT:-$repo/build/bench/$kver}
 mkdir -p "$out"
 cd "$repo"
-if [ "$insn" = 1 ]; then
+if [ "$goodput" = 1 ]; then
+	# sender, routers and receiver share the VM's CPUs
+	SEG6X_VM_SMP=${SEG6X_VM_SMP:-2} "$repo/tests/vm/run-vm.sh" "$kver" \
+		-t 1200 -o "$out" -- /usr/bin/python3 tests/bench/goodput.py "$@"
+	exit 0
+elif [ "$insn" = 1 ]; then
 	"$here/insn.sh" "$kver" "$out" "$profile" "$@"
 else
 	# one router CPU and three pktgen CPUs (bench.py explains why)
 	export SEG6X_VM_SMP=${SEG6X_VM_SMP:-4}
-	# a default run takes about 4 minutes; leave room for a busy host
-	"$repo/tests/vm/run-vm.sh" "$kver" -t 900 -o "$out" -- \
+	# a default run takes about 9 minutes; leave room for a busy host
+	"$repo/tests/vm/run-vm.sh" "$kver" -t 1500 -o "$out" -- \
 		/usr/bin/python3 tests/bench/bench.py "$@"
 fi
 /usr/bin/python3 "$here/results.py" "$out"

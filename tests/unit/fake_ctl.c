@@ -55,3 +55,8 @@ void ctl_set_dry_run(struct ctl *c, bool dry_run)
 {
 	c->dry_run = dry_run;
 }
+
+void ctl_set_cache_lwt_type(struct ctl *c, bool cache)
+{
+	c->cache_lwt_type = cache;
+}

@@ -31,6 +31,7 @@
 
 static struct nl_msg *sent[MAX_SENT];
 static int nsent;
+static int ninfo;		/* SEG6X_CMD_INFO_GET requests */
 static struct nl_msg *dump_reply[MAX_SENT];	/* per dump, one route each */
 static int ndump_reply;
 
@@ -46,6 +47,7 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 
 	(void)c;
 	assert_int_equal(genlmsg_hdr(nlmsg_hdr(msg))->cmd, SEG6X_CMD_INFO_GET);
+	ninfo++;
 	assert_non_null(reply);
 	assert_int_equal(nla_put_u16(reply, SEG6X_A_LWT_TYPE, LWT_TYPE), 0);
 	tb[SEG6X_A_LWT_TYPE] = nlmsg_attrdata(nlmsg_hdr(reply), 0);
@@ -90,6 +92,19 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 	}
 	assert_true(nsent < MAX_SENT);
 	sent[nsent++] = msg;
+	return 0;
+}
+
+/* Deletes sent in a batch are kept as those sent one by one. */
+int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n)
+{
+	size_t i;
+
+	(void)c;
+	for (i = 0; i < n; i++) {
+		assert_true(nsent < MAX_SENT);
+		sent[nsent++] = msgs[i];
+	}
 	return 0;
 }
 
@@ -586,6 +601,25 @@ static void test_abbreviations(void **state)
 }
 
 /*
+ * seg6ctl asks the module for its LWT slot once per handle, not per
+ * route: a batch of N adds is N requests, not 2N.
+ */
+static void test_lwt_type_asked_once(void **state)
+{
+	(void)state;
+	conn_close();
+	ninfo = 0;
+	assert_int_equal(run("add fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(run("add fc01::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(nsent, 2);
+	assert_int_equal(ninfo, 1);
+	/* A new handle (another process) asks again. */
+	conn_close();
+	assert_int_equal(run("add fc02::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(ninfo, 2);
+}
+
+/*
  * What "route LINE" prints on stdout, in @out; LINE NULL: route_save().
  * Returns the exit status.
  */
@@ -666,7 +700,12 @@ static void test_unknown_device(void **state)
 	(void)state;
 	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev nosuchdev0"),
 			 EXIT_FAIL);
-	assert_int_equal(nsent, 0);
+	/* Names are cached once found, never while missing. */
+	assert_int_equal(run("add fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(run("add fc01::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	assert_int_equal(run_quiet("add fc00::/64 mode encap segs 2001:db8::1 dev nosuchdev0"),
+			 EXIT_FAIL);
+	assert_int_equal(nsent, 2);
 }
 
 int main(void)
@@ -686,6 +725,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_usage_errors, teardown),
 		cmocka_unit_test_teardown(test_segment_limits, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
+		cmocka_unit_test_teardown(test_lwt_type_asked_once, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_add_owner, teardown),
 		cmocka_unit_test_teardown(test_add_protocol, teardown),

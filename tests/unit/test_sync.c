@@ -108,6 +108,16 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	return 0;
 }
 
+/* sync deletes one route at a time: no batch to fake. */
+int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n)
+{
+	(void)c;
+	(void)msgs;
+	(void)n;
+	fail();
+	return -1;
+}
+
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg)
 {

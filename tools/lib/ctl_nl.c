@@ -163,14 +163,13 @@ static void save_extack(struct request *req, struct nlmsghdr *nlh,
 }
 
 /*
- * Runs before libnl's own handling of every message. libnl hands error
- * callbacks only the struct nlmsgerr, and ignores the errno that a failed
- * dump puts in NLMSG_DONE, so both are read here from the whole message.
+ * Reads an error or done message whole: libnl hands error callbacks only
+ * the struct nlmsgerr, and ignores the errno that a failed dump puts in
+ * NLMSG_DONE. on_msg_in() runs it before libnl's own handling of every
+ * message; batch_wait() on what it reads itself.
  */
-static int on_msg_in(struct nl_msg *msg, void *arg)
+static void on_msg_in_hdr(struct request *req, struct nlmsghdr *nlh)
 {
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct request *req = arg;
 	size_t payload = (size_t)nlmsg_datalen(nlh);
 
 	if (nlh->nlmsg_type == NLMSG_ERROR && payload >= sizeof(struct nlmsgerr)) {
@@ -190,6 +189,11 @@ static int on_msg_in(struct nl_msg *msg, void *arg)
 			req->error = err;
 		save_extack(req, nlh, sizeof(err));
 	}
+}
+
+static int on_msg_in(struct nl_msg *msg, void *arg)
+{
+	on_msg_in_hdr(arg, nlmsg_hdr(msg));
 	return NL_OK;
 }
 
@@ -339,6 +343,11 @@ void ctl_set_dry_run(struct ctl *c, bool dry_run)
 	c->dry_run = dry_run;
 }
 
+void ctl_set_cache_lwt_type(struct ctl *c, bool cache)
+{
+	c->cache_lwt_type = cache;
+}
+
 /* Is the module in the kernel? Its sysfs directory says, without loading. */
 static bool module_loaded(void)
 {
@@ -422,7 +431,16 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	err = c->dry_run ? 0 : ctl_open_socket(c, &c->rtnl_sk, NETLINK_ROUTE);
 	if (err)
 		return err;
-	*msg = nlmsg_alloc_simple(type, flags);
+	/*
+	 * libnl's default is a zeroed page per message: per route of a
+	 * batch or a flush, half of seg6ctl's instructions went to that
+	 * memset. The longest route request fits in CTL_RT_MSG_SIZE.
+	 */
+	*msg = nlmsg_alloc_size(CTL_RT_MSG_SIZE);
+	if (*msg && !nlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, type, 0, flags)) {
+		nlmsg_free(*msg);
+		*msg = NULL;
+	}
 	/* nlmsg_append() only copies from its (non-const) argument. */
 	if (!*msg || nlmsg_append(*msg, (void *)rtm, sizeof(*rtm), NLMSG_ALIGNTO) < 0) {
 		nlmsg_free(*msg);
@@ -455,6 +473,15 @@ static int rt_reply(struct nlmsghdr *nlh, void *arg)
 	return reply->cb(nlmsg_data(nlh), tb, reply->arg);
 }
 
+/* How a route request ended. */
+static int rt_outcome(struct ctl *c, const struct request *req)
+{
+	/* What the FIB says when a route to delete is not there. */
+	if (req->error == -ESRCH && !req->extack[0])
+		return ctl_fail(c, -ESRCH, "no such route");
+	return outcome(c, req);
+}
+
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg)
 {
@@ -466,10 +493,90 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 	nlmsg_free(msg);
 	if (err || c->dry_run)
 		return err;
-	/* What the FIB says when a route to delete is not there. */
-	if (req.error == -ESRCH && !req.extack[0])
-		return ctl_fail(c, -ESRCH, "no such route");
-	return outcome(c, &req);
+	return rt_outcome(c, &req);
+}
+
+/*
+ * Reads the answers to a batch until the ack of @last_seq; the first
+ * error goes to @req. Raw recv(): libnl's own sequence check expects one
+ * answer per request, and a batch asks for one ack only.
+ */
+static int batch_wait(struct ctl *c, int fd, uint32_t last_seq,
+		      struct request *req)
+{
+	char buf[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
+
+	for (;;) {
+		ssize_t len = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < 0)
+			return ctl_fail(c, -errno, "netlink: %s", strerror(errno));
+		for (; NLMSG_OK(nlh, len); nlh = NLMSG_NEXT(nlh, len)) {
+			const struct nlmsgerr *e = NLMSG_DATA(nlh);
+
+			if (nlh->nlmsg_type != NLMSG_ERROR ||
+			    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+				continue;
+			if (e->error && !req->error) {
+				req->error = e->error;
+				on_msg_in_hdr(req, nlh);
+			}
+			if (nlh->nlmsg_seq == last_seq)
+				return 0;
+		}
+	}
+}
+
+/*
+ * Sends @n requests in one sendmsg(), the last alone asking for an ack:
+ * the kernel handles them in order and answers the others only if they
+ * fail, so one ack says that all were handled. As ip route flush does.
+ */
+static int batch_send(struct ctl *c, struct nl_msg **msgs, size_t n,
+		      struct request *req)
+{
+	int fd = nl_socket_get_fd(c->rtnl_sk);
+	size_t i, len = 0, size = 0;
+	char *buf;
+	int err;
+
+	for (i = 0; i < n; i++)
+		size += NLMSG_ALIGN(nlmsg_hdr(msgs[i])->nlmsg_len);
+	buf = calloc(1, size);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct nlmsghdr *nlh = nlmsg_hdr(msgs[i]);
+
+		nlh->nlmsg_flags |= NLM_F_REQUEST;
+		nlh->nlmsg_flags &= ~NLM_F_ACK;
+		if (i == n - 1)
+			nlh->nlmsg_flags |= NLM_F_ACK;
+		nlh->nlmsg_seq = ++c->batch_seq;
+		memcpy(buf + len, nlh, nlh->nlmsg_len);
+		len += NLMSG_ALIGN(nlh->nlmsg_len);
+	}
+	err = send(fd, buf, len, 0) < 0 ?
+	      ctl_fail(c, -errno, "netlink: %s", strerror(errno)) : 0;
+	free(buf);
+	return err ? err : batch_wait(c, fd, c->batch_seq, req);
+}
+
+int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n)
+{
+	struct request req = { 0 };
+	size_t i;
+	int err;
+
+	err = c->dry_run || !n ? 0 : batch_send(c, msgs, n, &req);
+	for (i = 0; i < n; i++)
+		nlmsg_free(msgs[i]);
+	if (err || c->dry_run || !n)
+		return err;
+	return rt_outcome(c, &req);
 }
 
 void ctl_close(struct ctl *c)
@@ -483,4 +590,6 @@ void ctl_close(struct ctl *c)
 	c->mon_genl_sk = NULL;
 	c->mon_rtnl_sk = NULL;
 	c->family = 0;
+	/* A module loaded again may have claimed another slot. */
+	c->lwt_type = 0;
 }

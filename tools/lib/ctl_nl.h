@@ -33,6 +33,9 @@ struct ctl {
 	uint16_t mon_lwt_type;		/* seg6x's routes */
 	unsigned int mon_objects;	/* CTL_MONITOR_* */
 	int family;			/* SEG6X's id; 0 until resolved */
+	bool cache_lwt_type;		/* ctl_set_cache_lwt_type() */
+	uint16_t lwt_type;		/* seg6x's slot, once asked; else 0 */
+	uint32_t batch_seq;		/* ctl_rt_talk_batch()'s last */
 	bool no_autoload;		/* !ctl_set_autoload() */
 	bool dry_run;			/* ctl_set_dry_run() */
 	int err;			/* ctl_errno() */
@@ -63,12 +66,30 @@ int ctl_genl_msg(struct ctl *c, uint8_t cmd, int flags, struct nl_msg **msg);
 int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 		  void *arg);
 
-/* An rtnetlink request in *@msg. */
+/*
+ * Room for the longest route request: the rtmsg, at most 9 attributes of
+ * up to 20 bytes (destination, table, device, metric, next hop (RTA_VIA:
+ * 18), encap type; mode, HMAC key and owner in the encap nest), the nest
+ * and the segments. Only libnl's nla_put() checks it: a message that
+ * outgrew it would fail with -EMSGSIZE, never be cut.
+ */
+#define CTL_RT_MSG_SIZE (NLMSG_SPACE(sizeof(struct rtmsg)) +		\
+			 9 * NLA_ALIGN(NLA_HDRLEN + 20) +		\
+			 2 * NLA_HDRLEN + SEG6X_MAX_SEGS * 16)
+
+/* An rtnetlink request in *@msg, of CTL_RT_MSG_SIZE bytes at most. */
 int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	       struct nl_msg **msg);
 /* Sends and frees @msg. */
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg);
+
+/*
+ * Sends and frees @n requests that expect no reply but an ack (deletes),
+ * many to a sendmsg(): 0, or the first error, after the kernel handled
+ * them all (those after a failed one too).
+ */
+int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n);
 
 /* Error state */
 

@@ -191,13 +191,23 @@ int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 	return err ? err : 1;
 }
 
-/* The LWT slot that marks seg6x's routes. */
+/*
+ * The LWT slot that marks seg6x's routes: asked of the module, or kept
+ * from the last answer (0, LWTUNNEL_ENCAP_NONE, is never seg6x's).
+ */
 static int lwt_type(struct ctl *c, uint16_t *type)
 {
 	struct ctl_info info;
-	int err = ctl_info_get(c, &info);
+	int err;
 
+	if (c->cache_lwt_type && c->lwt_type) {
+		*type = c->lwt_type;
+		return 0;
+	}
+	err = ctl_info_get(c, &info);
 	*type = info.lwt_type;
+	if (!err && c->cache_lwt_type)
+		c->lwt_type = info.lwt_type;
 	return err;
 }
 
@@ -224,6 +234,48 @@ int ctl_route_del(struct ctl *c, const struct ctl_route *r)
 	int err = route_msg(c, RTM_DELROUTE, 0, r, &msg);
 
 	return err ? err : ctl_rt_talk(c, msg, NULL, NULL);
+}
+
+/* Deletes per exchange: about 64 bytes each, in one sendmsg(). */
+#define DEL_BATCH 64
+
+/*
+ * Delete requests for @routes, at most DEL_BATCH: how many, or a negative
+ * errno (none made then).
+ */
+static int del_msgs(struct ctl *c, const struct ctl_route *routes, size_t n,
+		    struct nl_msg **msgs)
+{
+	size_t k;
+	int err;
+
+	for (k = 0; k < n && k < DEL_BATCH; k++) {
+		err = route_msg(c, RTM_DELROUTE, 0, &routes[k], &msgs[k]);
+		if (err) {
+			while (k)
+				nlmsg_free(msgs[--k]);
+			return err;
+		}
+	}
+	return (int)k;
+}
+
+int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n)
+{
+	struct nl_msg *msgs[DEL_BATCH];
+	size_t done = 0;
+	int k, err;
+
+	while (done < n) {
+		k = del_msgs(c, routes + done, n - done, msgs);
+		if (k < 0)
+			return k;
+		err = ctl_rt_talk_batch(c, msgs, (size_t)k);
+		if (err)
+			return err;
+		done += (size_t)k;
+	}
+	return 0;
 }
 
 /* A dump of @family's routes, each decoded and handed to @fn. */

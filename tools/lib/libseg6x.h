@@ -72,6 +72,14 @@ void ctl_set_autoload(struct ctl *c, bool autoload);
  * nothing. For checking a configuration on a machine without seg6x.
  */
 void ctl_set_dry_run(struct ctl *c, bool dry_run);
+/*
+ * Route requests need the LWT slot that the module claimed, which only
+ * the module can tell. By default each asks it again (a daemon must see
+ * a module swapped under it); with @cache true the first answer is kept
+ * until ctl_close(), saving a round trip per route: for a short-lived
+ * process such as a batch of route adds.
+ */
+void ctl_set_cache_lwt_type(struct ctl *c, bool cache);
 /* Closes the sockets; the next request opens them again. */
 void ctl_close(struct ctl *c);
 
@@ -162,6 +170,12 @@ struct ctl_route {
 int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace);
 /* Deletes the route that @r names exactly (as ctl_route_find() gives). */
 int ctl_route_del(struct ctl *c, const struct ctl_route *r);
+/*
+ * Deletes the @n routes, each as ctl_route_del(), many to a message
+ * exchange: 0, or the first error. After a failure the routes sent with
+ * it (up to 63) are deleted or not, those after it are left.
+ */
+int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n);
 /*
  * The first seg6x route of @want's prefix and table, and of its device
  * and metric if set (metric 0 matches any, as the kernel reads it).

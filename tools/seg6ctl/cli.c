@@ -185,6 +185,35 @@ static bool valid_ifname(const char *name)
 	       strcmp(name, "..") && !strpbrk(name, "/: \t\n");
 }
 
+/*
+ * if_nametoindex() costs a socket, an ioctl and a close: per line of a
+ * batch of routes, more than parsing the line. As ip's own cache of
+ * names, the last few found are kept for the rest of the process (a
+ * device deleted and created again meanwhile keeps its old index: the
+ * kernel then refuses the request). What is not found is asked again.
+ */
+static uint32_t nametoindex(const char *name)
+{
+	static struct {
+		char name[IF_NAMESIZE];
+		uint32_t ifindex;
+	} cache[4];
+	static unsigned int next;
+	unsigned int i;
+	uint32_t ifindex;
+
+	for (i = 0; i < ARRAY_SIZE(cache); i++)
+		if (cache[i].ifindex && !strcmp(cache[i].name, name))
+			return cache[i].ifindex;
+	ifindex = if_nametoindex(name);
+	if (ifindex && strlen(name) < IF_NAMESIZE) {
+		i = next++ % ARRAY_SIZE(cache);
+		strcpy(cache[i].name, name);
+		cache[i].ifindex = ifindex;
+	}
+	return ifindex;
+}
+
 int cli_ifindex(const char *name, uint32_t *ifindex)
 {
 	/*
@@ -195,11 +224,11 @@ int cli_ifindex(const char *name, uint32_t *ifindex)
 	if (opts.check || opts.collect) {
 		if (!valid_ifname(name))
 			return usage_error(NULL, "invalid device name \"%s\"", name);
-		*ifindex = if_nametoindex(name) ?: (opts.check ? 1 : 0);
+		*ifindex = nametoindex(name) ?: (opts.check ? 1 : 0);
 		return EXIT_OK;
 	}
 	/* if_nametoindex() asks through a socket of the current netns. */
-	*ifindex = if_nametoindex(name);
+	*ifindex = nametoindex(name);
 	if (!*ifindex) {
 		pr_err("cannot find device \"%s\"", name);
 		return EXIT_FAIL;

@@ -17,6 +17,11 @@ struct ctl *conn(void)
 		}
 		/* -c: everything is checked, nothing reaches a kernel. */
 		ctl_set_dry_run(handle, opts.check);
+		/*
+		 * One command, a batch or a sync: the module's LWT slot is
+		 * asked once, not before each route of a batch.
+		 */
+		ctl_set_cache_lwt_type(handle, true);
 	}
 	return handle;
 }

@@ -413,15 +413,15 @@ static int route_show(int argc, char **argv)
 static int route_flush(int argc, char **argv)
 {
 	struct ctl_route *routes;
-	size_t i, n;
+	size_t n;
 	int status;
 
 	/* A socket takes no request in the middle of its dump: list first. */
 	status = list_routes(argc, argv, &routes, &n);
 	if (status)
 		return status;
-	for (i = 0; !status && i < n; i++)
-		status = ctl_route_del(conn(), &routes[i]);
+	/* Many deletes to a sendmsg() and one ack, as ip route flush. */
+	status = ctl_route_del_many(conn(), routes, n);
 	free(routes);
 	return status;
 }

@@ -159,9 +159,10 @@ def test_no_icmp_error_to_unauthenticated_malformed(sr, why):
 
 
 def test_stack_routes_after_the_endpoint(sr):
-    """No route is attached at PRE_ROUTING: a mark the mangle table sets
-    on the packet as it arrived (seg6x runs after every prerouting chain,
-    as the in-tree seg6 does) steers it once its destination changed."""
+    """A mark the mangle table sets on the packet as it arrived (seg6x
+    runs after every prerouting chain, as the in-tree seg6 does) steers
+    it once its destination changed: the route seg6x hands the stack is
+    the one policy routing picks."""
     c = sr
     ns = c.ns["R2"]
     sh(["ip", "netns", "exec", ns, "nft", "-f", "-"], input=f"""
@@ -185,6 +186,87 @@ table ip6 seg6xtest {{
         rx.recvfrom(2048)
     assert stats(c.ns["R2"])["end"] == 1
     assert stats(c.ns["R3"])["decap"] == 0
+
+
+def blackhole_r3(c, *rule):
+    """R2 routes sid(R3) to a blackhole for packets that match `rule`."""
+    ns = c.ns["R2"]
+    sh(["ip", "-n", ns, "-6", "rule", "add", *rule, "lookup", "143"])
+    sh(["ip", "-n", ns, "-6", "route", "add", "blackhole",
+        f"{sid('R3')}/128", "table", "143"])
+
+
+def udp_behind_srh(dport, sl=1):
+    """An inserted SRH (R2, then R3) in front of UDP to `dport`."""
+    u = bytes(UDP(sport=4000, dport=dport) / Raw(b"ports"))
+    segs = [sid("R3"), sid("R2")]
+    return frame_from_a(segs[sl], srh(segs, sl=sl, nh=NH_UDP) + u)
+
+
+def r3_sees(c, frame):
+    """The frames of ours that reach R3 from R2 after `frame` was sent."""
+    tap = Tap(c.ns["R3"], c.iface("R3", "R2"))
+    send_a(c, frame)
+    got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("payload", b"")
+                      .endswith(b"ports"), timeout=1.5, incoming_only=True)
+    tap.close()
+    return got
+
+
+def test_fib_rules_on_ports_see_past_the_srh(sr):
+    """A fib rule matching the UDP port behind the SRH steers the packet
+    the End forwards, as the stack's own lookup does (fib rules' flow
+    dissection walks past the routing header)."""
+    c = sr
+    blackhole_r3(c, "ipproto", "udp", "dport", "6000")
+    got = r3_sees(c, udp_behind_srh(6000))
+    assert got == []
+    got = r3_sees(c, udp_behind_srh(6001))
+    assert len(got) == 1 and eth_ipv6(got[0])["dst"] == sid("R3")
+    assert stats(c.ns["R2"])["end"] == 2
+
+
+def test_transit_sr_packet_routed_by_policy(sr):
+    """An SR packet that only passes through (its destination is no
+    address of R2) goes where R2's policy routing sends it: a mark from
+    the mangle table to a blackhole, no mark to R3; nothing is counted
+    as an End or a drop."""
+    c = sr
+    ns = c.ns["R2"]
+    sh(["ip", "netns", "exec", ns, "nft", "-f", "-"], input="""
+table ip6 seg6xtest {
+  chain pre {
+    type filter hook prerouting priority mangle; policy accept;
+    udp dport 6000 meta mark set 0x43
+  }
+}
+""")
+    blackhole_r3(c, "fwmark", "0x43")
+    got = r3_sees(c, udp_behind_srh(6000, sl=0))
+    assert got == []
+    got = r3_sees(c, udp_behind_srh(6001, sl=0))
+    assert len(got) == 1 and eth_ipv6(got[0])["hlim"] == 62
+    st = stats(ns)
+    assert st["end"] == 0 and sum(st["drop"].values()) == 0
+
+
+def test_transit_sr_packet_without_route_unreachable(sr):
+    """No route at R2 for a transit SR packet's destination: the stack's
+    ICMPv6 Destination Unreachable (no route) goes back to the source."""
+    c = sr
+    ns = c.ns["R2"]
+    nowhere = "fc00:4::dead"     # R1 routes fc00:4::/64 to R2
+    sh(["ip", "-n", ns, "-6", "route", "add", "unreachable",
+        f"{nowhere}/128"])
+    a = Tap(c.ns["A"], c.iface("A", "R1"))
+    u = bytes(UDP(sport=4000, dport=PORT) / Raw(b"nowhere"))
+    send_a(c, frame_from_a(nowhere, srh([nowhere], sl=0, nh=NH_UDP) + u))
+    got = a.collect(lambda f: (eth_ipv6(f) or {}).get("nh") == 58,
+                    timeout=2, incoming_only=True)
+    assert len(got) == 1
+    icmp = eth_ipv6(got[0])["payload"]
+    assert icmp[0] == 1  # Destination Unreachable
+    assert stats(ns)["end"] == 0
 
 
 def test_fragmented_inner_decapsulated_without_conntrack(sr):

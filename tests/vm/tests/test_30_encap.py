@@ -1,18 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """SRH encapsulation and insertion on routes (seg6x LWT)."""
-import hashlib
 import os
 import socket
 import struct
 import subprocess
-import threading
 
 import pytest
 from scapy.all import IP, UDP, Ether, IPv6, Raw
 
 from conftest import (ctl, enable, load_module, module_loaded, stats,
                       unload_module, wait_until)
-from lib.netns import Tap, inside, ip_batch, sh, sysctl, udp_socket
+from lib.netns import Tap, ip_batch, sh, sysctl, udp_socket
+from lib.tcp import transfer
 from lib.srv6 import NH_IPV4, NH_IPV6, NH_ROUTING, NH_UDP, eth_ipv6, \
     parse_srh
 from lib.topo import addr4, addr6, mac, sid
@@ -146,37 +145,9 @@ def test_ping_udp_tcp_end_to_end(chain):
     assert rx.recvfrom(2048)[0] == b"udp through seg6x"
 
     # a few MB of TCP with the veths' offloads (TSO, checksum) on
-    data = os.urandom(4 << 20)
-    with inside(c.ns["B"]):
-        srv = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    srv.bind((B6, 5001))
-    srv.listen(1)
-    result = {}
-
-    def serve():
-        conn, _ = srv.accept()
-        h, n = hashlib.sha256(), 0
-        while True:
-            b = conn.recv(1 << 16)
-            if not b:
-                break
-            h.update(b)
-            n += len(b)
-        result["digest"], result["n"] = h.digest(), n
-        conn.close()
-
-    th = threading.Thread(target=serve)
-    th.start()
-    with inside(c.ns["A"]):
-        cl = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    cl.settimeout(60)
-    cl.connect((B6, 5001))
-    cl.sendall(data)
-    cl.close()
-    th.join(120)
-    srv.close()
-    assert result.get("n") == len(data)
-    assert result["digest"] == hashlib.sha256(data).digest()
+    n, intact, _ = transfer(c.ns["A"], c.ns["B"], socket.AF_INET6, B6,
+                            5001, 4 << 20)
+    assert n == 4 << 20 and intact
     assert stats(c.ns["R1"])["encap"] > 0
     assert stats(c.ns["R3"])["decap"] == stats(c.ns["R2"])["end"]
 
