@@ -15,6 +15,7 @@
 #   make bench-insn      instructions per packet, the same cases (PROFILE=1: top functions)
 #   make bench-goodput   TCP goodput through an encapsulating headend, in-tree vs seg6x
 #   make bench-cp        routes and SIDs installed per second, ip -b vs seg6ctl -b (N=, KVER=)
+#   make bench-fpm       BGP VPN prefixes through seg6x-fpmd vs zebra's kernel install (N=, KVER=)
 #   make sparse | checkpatch   static checks of the module
 #   make lint            function length and include circles in module/, tools/
 
@@ -164,6 +165,12 @@ bench-goodput:
 	tests/bench/run.sh --goodput \
 		$(if $(filter command line,$(origin KVER)),$(KVER))
 
+# BGP VPN prefixes (N, default 10000) through seg6x-fpmd vs zebra's own
+# kernel install, in the FRR lab.
+bench-fpm:
+	tests/bench/run.sh --fpm $(if $(filter command line,$(origin KVER)),$(KVER)) \
+		$(if $(N),-- -n $(N))
+
 # Control-plane rates: N routes and N SIDs (default 100000) installed and
 # flushed with ip and with seg6ctl, and kernel memory per entry; on every
 # test kernel unless KVER is given.
@@ -186,5 +193,5 @@ clean:
 	rm -rf build
 
 .PHONY: test lint all module tools fpmd-install install module-install tools-install module-doc-install dkms-src \
-	dkms-install dkms-remove check check-all check-debug demo unit bench bench-insn bench-goodput bench-cp sparse \
+	dkms-install dkms-remove check check-all check-debug demo unit bench bench-insn bench-goodput bench-cp bench-fpm sparse \
 	checkpatch clean

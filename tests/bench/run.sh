@@ -12,6 +12,8 @@
 # --profile adds the top kernel functions of each case.
 # --goodput: TCP goodput through an encapsulating headend instead, in-tree
 # seg6 vs seg6x (goodput.py; ARGS go to it).
+# --fpm: BGP VPN prefixes reaching seg6x through seg6x-fpmd, timed against
+# zebra's own kernel install (fpmscale.py; ARGS go to it).
 # Results: build/bench/KVER/ (SEG6X_BENCH_OUT=DIR to change): bench.json or
 # insn.json, and bench-results.json from both; the guest's dmesg beside.
 set -euo pipefail
@@ -22,12 +24,14 @@ repo=$(cd "$here/../.." && pwd)
 insn=${SEG6X_BENCH_INSN:-0}
 profile=0
 goodput=0
+fpm=0
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--insn) insn=1; shift ;;
 	--profile) insn=1; profile=1; shift ;;
 	--goodput) goodput=1; shift ;;
+	--fpm) fpm=1; shift ;;
 	*) break ;;
 	esac
 done
@@ -59,7 +63,13 @@ fi
 out=${SEG6X_BENCH_OUT:-$repo/build/bench/$kver}
 mkdir -p "$out"
 cd "$repo"
-if [ "$goodput" = 1 ]; then
+if [ "$fpm" = 1 ]; then
+	# FRR's daemons and seg6x-fpmd (make tools builds it) on one CPU
+	SEG6X_VM_SMP=${SEG6X_VM_SMP:-1} SEG6X_VM_MEM=${SEG6X_VM_MEM:-2048} \
+		"$repo/tests/vm/run-vm.sh" "$kver" -t 1800 -o "$out" -- \
+		/usr/bin/python3 tests/bench/fpmscale.py "$@"
+	exit 0
+elif [ "$goodput" = 1 ]; then
 	# sender, routers and receiver share the VM's CPUs
 	SEG6X_VM_SMP=${SEG6X_VM_SMP:-2} "$repo/tests/vm/run-vm.sh" "$kver" \
 		-t 1200 -o "$out" -- /usr/bin/python3 tests/bench/goodput.py "$@"

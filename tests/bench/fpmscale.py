@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""fpmscale.py [-n N]: N (default 10,000) BGP SRv6 L3VPN prefixes reaching
+seg6x through seg6x-fpmd, timed against zebra's own kernel install of the
+same routes, in the FRR lab of tests/vm/tests/test_80_frr.py (run.sh
+--fpm starts it in a VM).
+
+r2 announces N IPv4 /32s of its VRF (kernel routes in table 10, `redistribute
+kernel`), then withdraws them. At r1, first without seg6x-fpmd: the time
+until zebra's in-tree SRv6 routes for all N are in table 10, and until
+none is; then with seg6x-fpmd: the time until all N are seg6x routes
+(`encap ioam6` in `ip route`, seg6x's LWT slot on Debian), and until none
+is. Both clocks start when r2's routes change. Also the daemon's memory
+(VmHWM, VmRSS) with N routes. Writes fpmscale.json to $SEG6X_OUT."""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "../vm/tests"))
+
+import test_80_frr as frr  # noqa: E402
+from conftest import ctl, wait_until  # noqa: E402
+from lib.netns import ip_batch, sh  # noqa: E402
+
+PREFIX = "10.200"
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=10000,
+                    help="prefixes (default 10000, at most 65536)")
+    ap.add_argument("-t", "--timeout", type=float, default=600,
+                    help="seconds to wait for each step")
+    return ap.parse_args()
+
+
+def lab_up():
+    if not os.path.exists("/sys/module/seg6x"):
+        sh(["modprobe", "seg6x"])
+    base = tempfile.mkdtemp(prefix="frr-scale-")
+    os.chmod(base, 0o755)
+    out = os.environ.get("SEG6X_OUT") or base
+    logdir = os.path.join(out, "frr")
+    shutil.rmtree(logdir, ignore_errors=True)
+    os.makedirs(logdir)
+    lab = frr.Lab(base, logdir)
+    lab.build()
+    for pe in frr.PE:
+        ctl("iface", "set", "default", "seg6_enabled", "1", ns=pe)
+    lab.start_fpmd("r2")            # r1's starts in the second round
+    for pe in frr.PE:
+        lab.start_frr(pe)
+    lab.vtysh("r2", "bgpd", "configure terminal\nrouter bgp 65000 vrf vrf10"
+              "\naddress-family ipv4 unicast\nredistribute kernel")
+    if not wait_until(lambda: frr.established(lab, "r1") and
+                      frr.established(lab, "r2"), 300, 1):
+        sys.exit("fpmscale.py: BGP did not come up")
+    return lab, base
+
+
+def r2_routes(n, verb):
+    """The announced routes: r2's kernel routes in its VRF's table."""
+    ip_batch("r2", [f"route {verb} {PREFIX}.{i >> 8}.{i & 255}/32 "
+                    f"dev r2-h2 table 10" for i in range(n)])
+
+
+def r1_counts():
+    """(zebra's in-tree SRv6 routes, seg6x routes) of ours in r1's VRF."""
+    out = sh(["ip", "-n", "r1", "-4", "-o", "route", "show", "table",
+              "10"]).stdout
+    mine = [line for line in out.splitlines()
+            if line.startswith(PREFIX + ".")]
+    return (sum("encap seg6 " in line for line in mine),
+            sum("encap ioam6" in line for line in mine))
+
+
+def timed(change, done, timeout):
+    """Seconds from change() to done(), or None after `timeout`."""
+    t0 = time.monotonic()
+    change()
+    if not wait_until(done, timeout, 0.2):
+        return None
+    return time.monotonic() - t0
+
+
+def fpmd_memory(lab):
+    pid = lab.fpmd["r1"].pid
+    # the daemon is a child of ip netns exec, which execs it: same pid
+    with open(f"/proc/{pid}/status") as f:
+        st = dict(line.split(":", 1) for line in f if ":" in line)
+    return {k: int(st[k].split()[0]) for k in ("VmHWM", "VmRSS")}
+
+
+def run(args, lab):
+    n, to = args.n, args.timeout
+    res = {"n": n}
+    res["zebra_add_s"] = timed(lambda: r2_routes(n, "add"),
+                               lambda: r1_counts()[0] == n, to)
+    res["zebra_del_s"] = timed(lambda: r2_routes(n, "del"),
+                               lambda: r1_counts() == (0, 0), to)
+    lab.start_fpmd("r1")
+    time.sleep(5)                  # zebra connects and replays
+    res["fpmd_add_s"] = timed(lambda: r2_routes(n, "add"),
+                              lambda: r1_counts()[1] == n, to)
+    res["fpmd_kib"] = fpmd_memory(lab)
+    res["fpmd_del_s"] = timed(lambda: r2_routes(n, "del"),
+                              lambda: r1_counts() == (0, 0), to)
+    return res
+
+
+def report(res):
+    def ratio(a, b):
+        return res[a] / res[b] if res[a] and res[b] else None
+    res["add_ratio"] = ratio("fpmd_add_s", "zebra_add_s")
+    res["del_ratio"] = ratio("fpmd_del_s", "zebra_del_s")
+    print(f"{res['n']} VPN prefixes, seconds from r2's change to the last "
+          "route at r1:")
+    for what in ("add", "del"):
+        z, f, r = (res[f"zebra_{what}_s"], res[f"fpmd_{what}_s"],
+                   res[f"{what}_ratio"])
+        print(f"  {what}: zebra's kernel install {z and round(z, 1)}, "
+              f"seg6x-fpmd {f and round(f, 1)}, ratio "
+              f"{r and round(r, 2)}")
+    print(f"  seg6x-fpmd memory with them: {res['fpmd_kib']} KiB")
+    out = os.environ.get("SEG6X_OUT")
+    if out:
+        with open(os.path.join(out, "fpmscale.json"), "w") as f:
+            json.dump(res, f, indent=2)
+            f.write("\n")
+
+
+def main():
+    args = parse_args()
+    lab, base = lab_up()
+    try:
+        report(run(args, lab))
+    finally:
+        lab.destroy()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
