@@ -5,6 +5,7 @@
  * replaced by fakes that keep what would have been sent and answer dumps
  * with canned routes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,8 @@
 static struct nl_msg *sent[MAX_SENT];
 static int nsent;
 static int ninfo;		/* SEG6X_CMD_INFO_GET requests */
+/* The slot the module claims now (another after a "reload") */
+static uint16_t lwt_now = LWT_TYPE;
 static struct nl_msg *dump_reply[MAX_SENT];	/* per dump, one route each */
 static int ndump_reply;
 
@@ -49,7 +52,7 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 	assert_int_equal(genlmsg_hdr(nlmsg_hdr(msg))->cmd, SEG6X_CMD_INFO_GET);
 	ninfo++;
 	assert_non_null(reply);
-	assert_int_equal(nla_put_u16(reply, SEG6X_A_LWT_TYPE, LWT_TYPE), 0);
+	assert_int_equal(nla_put_u16(reply, SEG6X_A_LWT_TYPE, lwt_now), 0);
 	tb[SEG6X_A_LWT_TYPE] = nlmsg_attrdata(nlmsg_hdr(reply), 0);
 	assert_int_equal(cb(tb, arg), 0);
 	nlmsg_free(reply);
@@ -70,7 +73,6 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg)
 {
-	(void)c;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	int i;
 
@@ -89,6 +91,18 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		}
 		nlmsg_free(msg);
 		return 0;
+	}
+	if (nlh->nlmsg_type == RTM_NEWROUTE) {
+		struct nlattr *tb[RTA_MAX + 1];
+
+		assert_int_equal(nlmsg_parse(nlh, sizeof(struct rtmsg), tb,
+					     RTA_MAX, NULL), 0);
+		/* No one has that slot: as the kernel, EOPNOTSUPP. */
+		if (tb[RTA_ENCAP_TYPE] &&
+		    nla_get_u16(tb[RTA_ENCAP_TYPE]) != lwt_now) {
+			nlmsg_free(msg);
+			return ctl_fail(c, -EOPNOTSUPP, "unsupported encap");
+		}
 	}
 	assert_true(nsent < MAX_SENT);
 	sent[nsent++] = msg;
@@ -620,6 +634,24 @@ static void test_lwt_type_asked_once(void **state)
 }
 
 /*
+ * A kept slot that went stale (the module was reloaded and claimed
+ * another): the refused add asks the module again and goes through.
+ */
+static void test_lwt_type_stale(void **state)
+{
+	(void)state;
+	conn_close();
+	ninfo = 0;
+	assert_int_equal(run("add fc00::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	lwt_now = LWT_TYPE + 1;
+	assert_int_equal(run("add fc01::/64 mode encap segs 2001:db8::1 dev lo"), EXIT_OK);
+	lwt_now = LWT_TYPE;
+	assert_int_equal(ninfo, 2);
+	assert_int_equal(nsent, 2);
+	conn_close();		/* the next test's handle knows nothing */
+}
+
+/*
  * What "route LINE" prints on stdout, in @out; LINE NULL: route_save().
  * Returns the exit status.
  */
@@ -726,6 +758,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_segment_limits, teardown),
 		cmocka_unit_test_teardown(test_abbreviations, teardown),
 		cmocka_unit_test_teardown(test_lwt_type_asked_once, teardown),
+		cmocka_unit_test_teardown(test_lwt_type_stale, teardown),
 		cmocka_unit_test_teardown(test_save, teardown),
 		cmocka_unit_test_teardown(test_add_owner, teardown),
 		cmocka_unit_test_teardown(test_add_protocol, teardown),

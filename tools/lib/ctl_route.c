@@ -211,9 +211,13 @@ static int lwt_type(struct ctl *c, uint16_t *type)
 	return err;
 }
 
-int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
+int ctl_lwt_type(struct ctl *c, uint16_t *type)
 {
-	int flags = NLM_F_CREATE | (replace ? NLM_F_REPLACE : NLM_F_EXCL);
+	return lwt_type(c, type);
+}
+
+static int route_add(struct ctl *c, const struct ctl_route *r, int flags)
+{
 	struct nl_msg *msg;
 	uint16_t type;
 	int err;
@@ -226,6 +230,25 @@ int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
 	if (put_encap(msg, r, type))
 		return ctl_msg_abort(c, msg);
 	return ctl_rt_talk(c, msg, NULL, NULL);
+}
+
+int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
+{
+	int flags = NLM_F_CREATE | (replace ? NLM_F_REPLACE : NLM_F_EXCL);
+	int err = route_add(c, r, flags);
+
+	/*
+	 * A kept slot may be stale: the module was reloaded and claimed
+	 * another one. The kernel then refuses the encap type nobody
+	 * registers (EOPNOTSUPP) or reads our attributes as another type's
+	 * (EINVAL). Ask the module again, once.
+	 */
+	if ((err == -EOPNOTSUPP || err == -EINVAL) && c->cache_lwt_type &&
+	    c->lwt_type) {
+		c->lwt_type = 0;
+		err = route_add(c, r, flags);
+	}
+	return err;
 }
 
 int ctl_route_del(struct ctl *c, const struct ctl_route *r)

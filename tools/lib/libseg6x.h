@@ -76,10 +76,15 @@ void ctl_set_dry_run(struct ctl *c, bool dry_run);
  * Route requests need the LWT slot that the module claimed, which only
  * the module can tell. By default each asks it again (a daemon must see
  * a module swapped under it); with @cache true the first answer is kept
- * until ctl_close(), saving a round trip per route: for a short-lived
- * process such as a batch of route adds.
+ * until ctl_close(), saving a round trip per route: for a batch of
+ * route adds, or a daemon that adds many (see ctl_lwt_type()).
  */
 void ctl_set_cache_lwt_type(struct ctl *c, bool cache);
+/*
+ * That slot: asked of the module, or the kept answer. With the cache, a
+ * route add refused as if the slot were stale asks again, once.
+ */
+int ctl_lwt_type(struct ctl *c, uint16_t *type);
 /* Closes the sockets; the next request opens them again. */
 void ctl_close(struct ctl *c);
 
