@@ -416,28 +416,100 @@ static void test_del_new_one_frame(void **state)
 
 /*
  * zebra's own kernel install of a route of ours, after ours: installed
- * again; a prefix that is not ours (or a SID's) is left alone.
+ * again; a prefix that is not ours (or a SID's), or another metric, is
+ * left alone.
  */
 static void test_overwritten(void **state)
 {
 	struct inet_prefix p = { .addr.family = AF_INET, .len = 24 };
 	struct inet_prefix sid = { .addr.family = AF_INET6, .len = 128 };
+	const enum fpm_kroute srv6 = FPM_KROUTE_SRV6;
 
 	feed_file(*state, "fpm-capture-6.12.95+deb12-amd64-nhg.bin", 1 << 16);
 	assert_r1();
 	assert_int_equal(inet_pton(AF_INET, "192.168.2.0", p.addr.bytes), 1);
 	in6("2001:db8:1:1:100::", (struct in6_addr *)sid.addr.bytes);
 	calls = 0;
-	assert_int_equal(fpm_state_overwritten(*state, &p, 10), 1);
+	assert_int_equal(fpm_state_kernel_route(*state, &p, 10, 20, srv6), 1);
 	assert_int_equal(calls, 1);
-	assert_int_equal(fpm_state_overwritten(*state, &p, 254), 0);
-	assert_int_equal(fpm_state_overwritten(*state, &sid, 254), 0);
+	assert_int_equal(fpm_state_kernel_route(*state, &p, 254, 20, srv6), 0);
+	assert_int_equal(fpm_state_kernel_route(*state, &p, 10, 0, srv6), 0);
+	assert_int_equal(fpm_state_kernel_route(*state, &sid, 254, 1024, srv6),
+			 0);
 	p.len = 25;
-	assert_int_equal(fpm_state_overwritten(*state, &p, 10), 0);
+	assert_int_equal(fpm_state_kernel_route(*state, &p, 10, 20, srv6), 0);
 	assert_int_equal(calls, 1);
 	assert_int_equal(fpm_state_reinstall(*state), 2);
 	assert_int_equal(calls, 3);
 	assert_r1();
+}
+
+/*
+ * Another route took the place of ours (zebra's plain route, or ours was
+ * deleted by someone else): the FPM delete that follows must not reach
+ * the kernel, which deletes by place. Our own write coming back, or a
+ * new install, makes the place ours again.
+ */
+static void test_displaced(void **state)
+{
+	struct inet_prefix p = { .addr.family = AF_INET, .len = 24 };
+	const uint8_t *cap;
+	size_t len, off[32];
+
+	cap = load("fpm-capture-6.1.0-57-amd64-nhg.bin", &len);
+	assert_int_equal(frames(cap, len, off, 32), 20);
+	/* off[18]: the delete of 192.168.2.0/24; off[19]: it again */
+	assert_int_equal(feed(*state, cap, off[18], 1 << 16), 0);
+	assert_r1();
+	assert_int_equal(inet_pton(AF_INET, "192.168.2.0", p.addr.bytes), 1);
+	calls = route_dels = 0;
+
+	/* another metric is another place: nothing said about ours */
+	fpm_state_kernel_route(*state, &p, 10, 21, FPM_KROUTE_OTHER);
+	/* zebra's plain route, then our own write coming back: ours */
+	fpm_state_kernel_route(*state, &p, 10, 20, FPM_KROUTE_OTHER);
+	fpm_state_kernel_route(*state, &p, 10, 20, FPM_KROUTE_OURS);
+	assert_int_equal(calls, 0);
+	/* and now zebra's plain route last */
+	fpm_state_kernel_route(*state, &p, 10, 20, FPM_KROUTE_OTHER);
+	assert_int_equal(fpm_state_reinstall(*state), 1);	/* IPv6 only */
+	assert_int_equal(calls, 1);
+	calls = 0;
+	assert_int_equal(feed(*state, cap + off[18], off[19] - off[18],
+			      1 << 16), 0);
+	assert_int_equal(route_dels, 0);
+	assert_int_equal(calls, 0);
+	assert_int_equal(nroutes, 2);		/* the fake kernel kept it */
+
+	/* installed again: ours; then deleted by another program */
+	assert_int_equal(feed(*state, cap + off[19], len - off[19], 1 << 16),
+			 0);
+	assert_int_equal(calls, 1);
+	fpm_state_kernel_route(*state, &p, 10, 20, FPM_KROUTE_GONE);
+	assert_int_equal(feed(*state, cap + off[18], off[19] - off[18],
+			      1 << 16), 0);
+	assert_int_equal(route_dels, 0);
+
+	/* displaced, then zebra sends the same route again: ours again */
+	assert_int_equal(feed(*state, cap + off[19], len - off[19], 1 << 16),
+			 0);
+	fpm_state_kernel_route(*state, &p, 10, 20, FPM_KROUTE_OTHER);
+	calls = 0;
+	assert_int_equal(feed(*state, cap + off[19], len - off[19], 1 << 16),
+			 0);
+	assert_int_equal(calls, 1);
+	assert_int_equal(feed(*state, cap + off[18], off[19] - off[18],
+			      1 << 16), 0);
+	assert_int_equal(route_dels, 1);
+	assert_int_equal(nroutes, 1);
+
+	/* installed again, nothing said: the delete reaches the kernel */
+	assert_int_equal(feed(*state, cap + off[19], len - off[19], 1 << 16),
+			 0);
+	assert_int_equal(feed(*state, cap + off[18], off[19] - off[18],
+			      1 << 16), 0);
+	assert_int_equal(route_dels, 2);
+	assert_int_equal(nroutes, 1);
 }
 
 static size_t put_attr(uint8_t *p, uint16_t type, const void *data,
@@ -608,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replay_sweep, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_vrf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overwritten, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_displaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_del_new_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_hmac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),

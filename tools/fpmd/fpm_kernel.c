@@ -11,6 +11,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "ctl_nl.h"
 #include "fpm_kernel.h"
 #include "fpm_log.h"
 
@@ -20,21 +21,13 @@ static int route_set(void *arg, const struct ctl_route *r)
 }
 
 /*
- * Only our own seg6x route at @r's place. zebra installs routes at the
- * same places (its in-tree SRv6 routes, and plain ones when a VPN route
- * loses its SID); by the time a delete reaches us the route there may be
- * zebra's, and the kernel deletes by place, not by encapsulation. (A
- * change between the lookup and the delete can still race.)
+ * A delete by place (the kernel matches no encapsulation): the state
+ * calls it only while the kernel's last word on that place was our own
+ * route (see fpm_state_kernel_route()), so no lookup is needed first.
  */
 static int route_del(void *arg, const struct ctl_route *r)
 {
-	struct ctl_route found;
-	bool other;
-	int err = ctl_route_find(arg, r, &found, &other);
-
-	if (err == -ESRCH || (!err && found.owner != SEG6X_OWNER_FPMD))
-		return 0;
-	return err ? err : ctl_route_del(arg, &found);
+	return ctl_route_del(arg, r);
 }
 
 static int sid_set(void *arg, const struct ctl_sid *s)
@@ -124,15 +117,20 @@ void fpm_kernel_libseg6x(struct fpm_kernel *k, struct ctl *c)
  * FPM; the daemon replaces it with the seg6x route. The two are
  * independent dplane providers: zebra's kernel write can land after ours
  * and put the in-tree route back. The kernel tells every route change to
- * the route groups: an in-tree SRv6 route (seg6 or seg6local encap) of
- * one of our prefixes is replaced by ours again. A route without them is
- * not: zebra writes a plain route where a VPN route lost its SID, and
- * the FPM update that tells us follows (putting ours back would leave no
- * route at all once that update deletes ours). Our own writes come back
- * with seg6x's encap and are ignored, and zebra ignores notifications of
- * routes with its protocol (ours carry it): nothing loops. One replace
- * per notification; an overrun socket means a full reinstall, once.
+ * the route groups, in order, and the state follows them: an in-tree
+ * SRv6 route (seg6 or seg6local encap) at the place of one of ours is
+ * replaced by ours again; any other route there (zebra writes a plain
+ * route where a VPN route lost its SID, and the FPM update that tells us
+ * follows), or a delete of ours we did not make, means the place is not
+ * ours any more and our later delete leaves the kernel alone. Our own
+ * writes come back as seg6x routes owned by the daemon, and zebra ignores
+ * notifications of routes with its protocol (ours carry it): nothing
+ * loops. One replace per notification; an overrun socket means a
+ * reinstall of what is still ours, once: the buffer is sized for a
+ * replay of many thousand VPN routes, each written by zebra and by us.
  */
+#define MONITOR_RCVBUF	(32 << 20)
+
 int fpm_kernel_monitor(void)
 {
 	struct sockaddr_nl sa = {
@@ -140,13 +138,15 @@ int fpm_kernel_monitor(void)
 		.nl_groups = (1u << (RTNLGRP_IPV4_ROUTE - 1)) |
 			     (1u << (RTNLGRP_IPV6_ROUTE - 1)),
 	};
-	int size = 1 << 20;
+	int size = MONITOR_RCVBUF;
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			NETLINK_ROUTE);
 
 	if (fd < 0)
 		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	/* Past net.core.rmem_max: the daemon has CAP_NET_ADMIN anyway. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		close(fd);
 		return -1;
@@ -154,48 +154,60 @@ int fpm_kernel_monitor(void)
 	return fd;
 }
 
-/* One notification: the prefix and table, and whether it is seg6x's. */
+/* What a route notification puts at its place, for fpm_state. */
+static bool classify(const struct nlmsghdr *h, const struct ctl_route *r,
+		     int seg6x, uint16_t encap, enum fpm_kroute *what)
+{
+	bool ours = seg6x > 0 && r->owner == SEG6X_OWNER_FPMD;
+
+	if (h->nlmsg_type == RTM_DELROUTE) {
+		/* Our own deletes come back too: the state has let go then. */
+		*what = FPM_KROUTE_GONE;
+		return ours;
+	}
+	if (ours)
+		*what = FPM_KROUTE_OURS;
+	else if (!seg6x && (encap == LWTUNNEL_ENCAP_SEG6 ||
+			    encap == LWTUNNEL_ENCAP_SEG6_LOCAL))
+		*what = FPM_KROUTE_SRV6;
+	else
+		*what = FPM_KROUTE_OTHER;
+	return true;
+}
+
+/* One notification, handed to the state if it says something. */
 static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 			 struct fpm_state *st)
 {
 	const struct rtmsg *rtm = NLMSG_DATA(h);
-	struct inet_prefix dst = { .addr.family = rtm->rtm_family,
-				   .len = rtm->rtm_dst_len };
-	size_t alen = inet_addr_len(rtm->rtm_family);
-	uint32_t table = rtm->rtm_table;
-	const struct rtattr *a;
-	bool srv6 = false;
-	int len;
+	struct nlattr *tb[RTA_MAX + 1];
+	enum fpm_kroute what;
+	struct ctl_route r;
+	uint16_t encap = 0;
+	uint32_t metric;
+	int seg6x;
 
-	if (h->nlmsg_type != RTM_NEWROUTE ||
-	    h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) || !alen)
+	if ((h->nlmsg_type != RTM_NEWROUTE && h->nlmsg_type != RTM_DELROUTE) ||
+	    h->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)) ||
+	    nla_parse(tb, RTA_MAX, (struct nlattr *)RTM_RTA(rtm),
+		      (int)RTM_PAYLOAD(h), NULL) < 0)
 		return;
-	len = (int)RTM_PAYLOAD(h);
-	for (a = RTM_RTA(rtm); RTA_OK(a, len); a = RTA_NEXT(a, len)) {
-		if (a->rta_type == RTA_ENCAP_TYPE &&
-		    RTA_PAYLOAD(a) >= sizeof(uint16_t)) {
-			uint16_t type = *(const uint16_t *)RTA_DATA(a);
-
-			if (type == lwt_type)
-				return;		/* seg6x's: ours, or by hand */
-			srv6 = type == LWTUNNEL_ENCAP_SEG6 ||
-			       type == LWTUNNEL_ENCAP_SEG6_LOCAL;
-		}
-		if (a->rta_type == RTA_TABLE &&
-		    RTA_PAYLOAD(a) >= sizeof(uint32_t))
-			table = *(const uint32_t *)RTA_DATA(a);
-		if (a->rta_type == RTA_DST && RTA_PAYLOAD(a) >= alen)
-			memcpy(dst.addr.bytes, RTA_DATA(a), alen);
-	}
-	if (srv6)
-		fpm_state_overwritten(st, &dst, table);
+	seg6x = ctl_route_decode(rtm, tb, lwt_type, &r);
+	if (seg6x < 0 || !r.dst.addr.family)
+		return;
+	if (tb[RTA_ENCAP_TYPE] && nla_len(tb[RTA_ENCAP_TYPE]) >= 2)
+		encap = nla_get_u16(tb[RTA_ENCAP_TYPE]);
+	/* IPv4 leaves out a metric of 0; IPv6 always sends it. */
+	metric = r.has_metric ? r.metric : 0;
+	if (classify(h, &r, seg6x, encap, &what))
+		fpm_state_kernel_route(st, &r.dst, r.table, metric, what);
 }
 
 void fpm_kernel_monitor_read(int fd, struct ctl *c, struct fpm_state *st)
 {
 	static uint8_t buf[1 << 16];
-	struct ctl_info info;
 	bool overrun = false, have_type = false;
+	uint16_t lwt_type;
 	ssize_t n;
 
 	for (;;) {
@@ -210,13 +222,13 @@ void fpm_kernel_monitor_read(int fd, struct ctl *c, struct fpm_state *st)
 		if (n <= 0)
 			break;
 		if (!have_type) {
-			/* The slot seg6x claimed: asked once per batch. */
-			if (ctl_info_get(c, &info))
+			/* The slot that marks seg6x's routes, kept by @c. */
+			if (ctl_lwt_type(c, &lwt_type))
 				return;
 			have_type = true;
 		}
 		for (len = (int)n; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len))
-			route_notice(h, info.lwt_type, st);
+			route_notice(h, lwt_type, st);
 	}
 	if (overrun) {
 		fpm_log(LOG_WARNING, "route notifications lost: installing our %zu routes again",

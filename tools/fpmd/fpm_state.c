@@ -37,7 +37,13 @@ struct rt_ent {
 	uint32_t metric;
 	uint32_t nh_id;
 	struct fpm_want *want;	/* NULL: nothing of seg6x's */
-	bool installed;		/* want is in the kernel */
+	bool installed;		/* want was put in the kernel */
+	/*
+	 * Since then the kernel said another route took its place, or
+	 * deleted it: its delete must not reach the kernel, which deletes
+	 * by place and would take the other program's route.
+	 */
+	bool displaced;
 };
 
 struct fpm_state {
@@ -234,9 +240,13 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 
 	if (!w)
 		w = &none;
-	if (old && e->installed && same_want(old, w))
+	/* The same again is nothing to do, unless another route took over. */
+	if (old && e->installed && !e->displaced && same_want(old, w))
 		return;
-	if (old && e->installed && !same_slot(old, w)) {
+	if (old && e->installed && !same_slot(old, w) && e->displaced &&
+	    old->kind == FPM_WANT_ROUTE) {
+		report(e, "not ours in the kernel any more: left alone", 0);
+	} else if (old && e->installed && !same_slot(old, w)) {
 		err = uninstall(st, old);
 		/*
 		 * zebra's own kernel delete of a withdrawn route carries its
@@ -247,6 +257,7 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 			  "removed", err == -ESRCH || err == -ENOENT ? 0 : err);
 	}
 	e->installed = false;
+	e->displaced = false;
 	if (w->kind == FPM_WANT_NONE) {
 		free(old);
 		e->want = NULL;
@@ -539,8 +550,17 @@ int fpm_state_sweep(struct fpm_state *st)
 	return sids < 0 ? sids : routes + sids;
 }
 
-int fpm_state_overwritten(struct fpm_state *st, const struct inet_prefix *dst,
-			  uint32_t table)
+/* The kernel's default metric for a route given none. */
+static uint32_t kernel_metric(const struct rt_ent *e)
+{
+	if (e->has_metric && e->metric)
+		return e->metric;
+	return e->key.family == AF_INET6 ? 1024 : 0;
+}
+
+int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
+			   uint32_t table, uint32_t metric,
+			   enum fpm_kroute what)
 {
 	struct rt_key key;
 	struct rt_ent *e;
@@ -548,10 +568,27 @@ int fpm_state_overwritten(struct fpm_state *st, const struct inet_prefix *dst,
 
 	make_key(dst, table, &key);
 	e = *rt_slot(st, &key);
-	if (!e || !e->installed || e->want->kind != FPM_WANT_ROUTE)
+	if (!e || !e->installed || e->want->kind != FPM_WANT_ROUTE ||
+	    kernel_metric(e) != metric)
 		return 0;
+	switch (what) {
+	case FPM_KROUTE_OURS:
+		e->displaced = false;
+		return 0;
+	case FPM_KROUTE_OTHER:
+	case FPM_KROUTE_GONE:
+		if (!e->displaced)
+			report(e, what == FPM_KROUTE_GONE ?
+				  "deleted by another program" :
+				  "replaced by a route that is not an SRv6 one", 0);
+		e->displaced = true;
+		return 0;
+	case FPM_KROUTE_SRV6:
+		break;
+	}
 	err = install(st, e->want);
 	e->installed = !err;
+	e->displaced = false;
 	report(e, "overwritten by another route: installed again", err);
 	return 1;
 }
@@ -563,7 +600,9 @@ size_t fpm_state_reinstall(struct fpm_state *st)
 
 	for (i = 0; i < RT_BUCKETS; i++)
 		for (e = st->rt[i]; e; e = e->next) {
-			if (!e->installed || e->want->kind != FPM_WANT_ROUTE)
+			/* Displaced: the last word on that place was not ours. */
+			if (!e->installed || e->displaced ||
+			    e->want->kind != FPM_WANT_ROUTE)
 				continue;
 			e->installed = !install(st, e->want);
 			n++;

@@ -52,18 +52,34 @@ int fpm_state_frame(struct fpm_state *st, const uint8_t *msgs, size_t len);
  */
 int fpm_state_sweep(struct fpm_state *st);
 /*
- * The kernel says a route of table @table and prefix @dst is now one
- * that is not seg6x's (an RTM_NEWROUTE of another encap): zebra's own
- * install of the in-tree route of that prefix, which can land after
- * ours (zebra's kernel and FPM providers run independently). If that
- * prefix is one of ours, it is installed again (replace). Returns 1 if
- * it was, 0 if the prefix is not ours.
+ * What a kernel route notification says now holds the place (table,
+ * prefix, metric) of one of our routes. The kernel sends them in the
+ * order it made the changes, so the last one read is the truth.
  */
-int fpm_state_overwritten(struct fpm_state *st, const struct inet_prefix *dst,
-			  uint32_t table);
+enum fpm_kroute {
+	FPM_KROUTE_OURS,	/* a seg6x route of this daemon (our own write) */
+	FPM_KROUTE_SRV6,	/* zebra's in-tree SRv6 route: ours goes back */
+	FPM_KROUTE_OTHER,	/* any other route: zebra's plain one, by hand */
+	FPM_KROUTE_GONE,	/* ours deleted, not by us (zebra's withdraw) */
+};
+
 /*
- * Installs again every route of ours (notifications were lost: the
- * kernel's socket buffer overran). Returns how many.
+ * The kernel says @what is now at the place of table @table, prefix @dst
+ * and metric @metric (as the kernel reads it: 1024 for an IPv6 route given
+ * none). zebra's kernel and FPM providers run independently, so its own
+ * install of the in-tree route can land after ours: that one is replaced
+ * by ours again (returns 1). After OTHER or GONE the place is not ours
+ * any more: a later delete of the route leaves the kernel alone, so it
+ * never takes another program's route with it. Returns 0 otherwise
+ * (nothing of ours at that place, or nothing to do).
+ */
+int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
+			   uint32_t table, uint32_t metric,
+			   enum fpm_kroute what);
+/*
+ * Installs again every route of ours that nothing else was last seen to
+ * take the place of (notifications were lost: the kernel's socket buffer
+ * overran). Returns how many.
  */
 size_t fpm_state_reinstall(struct fpm_state *st);
 /* Installs the SIDs whose VRF device has appeared; returns how many wait. */

@@ -162,9 +162,12 @@ static void read_conn(struct daemon *d)
 		return drop_conn(d, n ? strerror(errno) : "end of stream");
 	fpm_reader_commit(&d->rd, (size_t)n);
 	d->last_rx = now_ms();
-	while ((ret = fpm_reader_next(&d->rd, &msgs, &len)) > 0)
+	while ((ret = fpm_reader_next(&d->rd, &msgs, &len)) > 0) {
+		/* What zebra wrote in the kernel before it sent this frame. */
+		fpm_kernel_monitor_read(d->mfd, d->ctl, d->st);
 		if (fpm_state_frame(d->st, msgs, len))
 			return drop_conn(d, "malformed netlink message");
+	}
 	if (ret < 0)
 		drop_conn(d, "malformed FPM frame");
 }
@@ -197,13 +200,18 @@ static void run(struct daemon *d)
 
 		if (poll(pfd, d->cfd < 0 ? 2 : 3, 250) < 0 && errno != EINTR)
 			break;
+		/*
+		 * The kernel's route changes before zebra's frames (read_conn()
+		 * reads them again before each frame): zebra writes the kernel
+		 * before it sends the same update over FPM, and a delete must
+		 * know whether the place is still ours.
+		 */
+		if (pfd[1].revents & POLLIN)
+			fpm_kernel_monitor_read(d->mfd, d->ctl, d->st);
 		if (pfd[0].revents & POLLIN)
 			accept_conn(d);
 		else if (d->cfd >= 0 && pfd[2].revents)
 			read_conn(d);
-		/* After zebra's messages: what they installed is ours now. */
-		if (pfd[1].revents & POLLIN)
-			fpm_kernel_monitor_read(d->mfd, d->ctl, d->st);
 		t = now_ms();
 		if (d->replaying && t - d->last_rx >= REPLAY_QUIET_MS)
 			end_replay(d);
@@ -276,6 +284,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	d.ctl = c;
+	/* The slot asked once, not per route; again if the module changed. */
+	ctl_set_cache_lwt_type(c, true);
 	fpm_kernel_libseg6x(&k, c);
 	d.st = fpm_state_new(&k);
 	if (!d.st)
