@@ -88,6 +88,50 @@ def timed(change, done, timeout):
     return time.monotonic() - t0
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_s(pid):
+    """A process's CPU seconds (user, system), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return (0.0, 0.0)
+    return (int(fields[11]) / TICK, int(fields[12]) / TICK)
+
+
+def busy_s():
+    """CPU seconds the VM spent not idle."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (sum(v) - v[3] - v[4]) / TICK
+
+
+def daemons(lab):
+    """{name: pid} of the FRR daemons and the daemons of seg6x-fpmd."""
+    pids = {}
+    for pe in frr.PE:
+        for name in ("zebra", "bgpd"):
+            with open(f"{lab.dir(pe)}/{name}.pid") as f:
+                pids[f"{name}-{pe}"] = int(f.read())
+    for pe, p in lab.fpmd.items():
+        pids[f"fpmd-{pe}"] = p.pid
+    return pids
+
+
+def phase(lab, res, key, change, done, timeout):
+    """timed(), and where the CPU went meanwhile (res[key's _cpu_s])."""
+    pids = daemons(lab)
+    before = {k: cpu_s(p) for k, p in pids.items()}
+    b0 = busy_s()
+    res[key] = timed(change, done, timeout)
+    cpu = {k: [round(a - b, 2) for a, b in zip(cpu_s(p), before[k])]
+           for k, p in pids.items()}
+    cpu["busy"] = round(busy_s() - b0, 2)
+    res[key.replace("_s", "_cpu_s")] = cpu
+
+
 def fpmd_memory(lab):
     pid = lab.fpmd["r1"].pid
     # the daemon is a child of ip netns exec, which execs it: same pid
@@ -99,17 +143,18 @@ def fpmd_memory(lab):
 def run(args, lab):
     n, to = args.n, args.timeout
     res = {"n": n}
-    res["zebra_add_s"] = timed(lambda: r2_routes(n, "add"),
-                               lambda: r1_counts()[0] == n, to)
-    res["zebra_del_s"] = timed(lambda: r2_routes(n, "del"),
-                               lambda: r1_counts() == (0, 0), to)
-    lab.start_fpmd("r1")
+    phase(lab, res, "zebra_add_s", lambda: r2_routes(n, "add"),
+          lambda: r1_counts()[0] == n, to)
+    phase(lab, res, "zebra_del_s", lambda: r2_routes(n, "del"),
+          lambda: r1_counts() == (0, 0), to)
+    # not -v: a log line per route is not what a router runs with
+    lab.start_fpmd("r1", verbose=False)
     time.sleep(5)                  # zebra connects and replays
-    res["fpmd_add_s"] = timed(lambda: r2_routes(n, "add"),
-                              lambda: r1_counts()[1] == n, to)
+    phase(lab, res, "fpmd_add_s", lambda: r2_routes(n, "add"),
+          lambda: r1_counts()[1] == n, to)
     res["fpmd_kib"] = fpmd_memory(lab)
-    res["fpmd_del_s"] = timed(lambda: r2_routes(n, "del"),
-                              lambda: r1_counts() == (0, 0), to)
+    phase(lab, res, "fpmd_del_s", lambda: r2_routes(n, "del"),
+          lambda: r1_counts() == (0, 0), to)
     return res
 
 
@@ -127,6 +172,10 @@ def report(res):
               f"seg6x-fpmd {f and round(f, 1)}, ratio "
               f"{r and round(r, 2)}")
     print(f"  seg6x-fpmd memory with them: {res['fpmd_kib']} KiB")
+    print("  CPU seconds per phase, [user, system] (busy: the VM's one CPU,"
+          " not idle):")
+    for what in ("zebra_add", "zebra_del", "fpmd_add", "fpmd_del"):
+        print(f"    {what}: {res.get(what + '_cpu_s')}")
     out = os.environ.get("SEG6X_OUT")
     if out:
         with open(os.path.join(out, "fpmscale.json"), "w") as f:

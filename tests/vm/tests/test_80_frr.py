@@ -183,10 +183,11 @@ class Lab:
                 f"route add ::/0 via {CE6[ce]}::1"])
 
     # daemons
-    def start_fpmd(self, pe):
+    def start_fpmd(self, pe, verbose=True):
         f = open(self.log(pe, "fpmd"), "a")
         self.fpmd[pe] = subprocess.Popen(
-            ["ip", "netns", "exec", pe, FPMD, "-v"], stdout=f,
+            ["ip", "netns", "exec", pe, FPMD] + (["-v"] if verbose else []),
+            stdout=f,
             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.fpmd_logs[pe] = f
         # listening once the port is taken
