@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """seg6x-fpmd fed by a hand-made FPM stream (no FRR): a route that turned
-from SRv6 to plain is zebra's, and the daemon's delete leaves it alone;
+from SRv6 to plain is zebra's, and the daemon's delete leaves it alone,
+as it leaves a seg6x route set by hand at the place of one of its own;
 a stream of mangled frames never stops the daemon nor changes what it
 installed from the good ones."""
 import ipaddress
@@ -118,6 +119,27 @@ def test_plain_route_that_replaced_ours_is_not_deleted(fpm):
                       ["fc00:98::/64"])
     plain = sh(["ip", "-n", ns, "-6", "route", "show", PREFIX]).stdout
     assert "proto bgp metric 20" in plain and "encap" not in plain, plain
+    s.close()
+
+
+def test_route_by_hand_that_replaced_ours_is_not_deleted(fpm):
+    """The operator's own seg6x route took the place of the daemon's: the
+    FPM delete that follows leaves it (the kernel deletes by place)."""
+    d, ns, oif = fpm
+    s = d.connect()
+    s.sendall(frame(route_msg(RTM_NEWROUTE, PREFIX, oif, [SEG])))
+    assert wait_until(lambda: [r["dst"] for r in fpmd_routes(ns)] == [PREFIX])
+    ctl("route", "replace", PREFIX, "mode", "encap", "segs", "fc00:ff::3",
+        "dev", "d0", "metric", "20", ns=ns)
+    s.sendall(frame(route_msg(RTM_DELROUTE, PREFIX)))
+    # a later route: the delete before it has been dealt with
+    s.sendall(frame(route_msg(RTM_NEWROUTE, "fc00:98::/64", oif, [SEG])))
+    assert wait_until(lambda: [r["dst"] for r in fpmd_routes(ns)] ==
+                      ["fc00:98::/64"])
+    mine = [r for r in ctl("route", "show", "all", ns=ns, js=True)
+            if r["dst"] == PREFIX]
+    assert len(mine) == 1 and mine[0]["segs"] == ["fc00:ff::3"], mine
+    assert mine[0].get("owner") != "fpmd"
     s.close()
 
 
