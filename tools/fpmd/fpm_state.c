@@ -222,6 +222,9 @@ static void report(const struct rt_ent *e, const char *what, int err)
 				 .len = e->key.len };
 	char name[80];
 
+	/* Not even the name when it would not be logged: once per route. */
+	if ((err ? LOG_ERR : LOG_DEBUG) > fpm_log_level)
+		return;
 	memcpy(p.addr.bytes, e->key.addr, sizeof(p.addr.bytes));
 	fpm_prefix_str(&p, e->key.table, name, sizeof(name));
 	if (err)
