@@ -195,7 +195,7 @@ int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
  * The LWT slot that marks seg6x's routes: asked of the module, or kept
  * from the last answer (0, LWTUNNEL_ENCAP_NONE, is never seg6x's).
  */
-static int lwt_type(struct ctl *c, uint16_t *type)
+int ctl_lwt_type(struct ctl *c, uint16_t *type)
 {
 	struct ctl_info info;
 	int err;
@@ -211,18 +211,13 @@ static int lwt_type(struct ctl *c, uint16_t *type)
 	return err;
 }
 
-int ctl_lwt_type(struct ctl *c, uint16_t *type)
-{
-	return lwt_type(c, type);
-}
-
 static int route_add(struct ctl *c, const struct ctl_route *r, int flags)
 {
 	struct nl_msg *msg;
 	uint16_t type;
 	int err;
 
-	err = lwt_type(c, &type);
+	err = ctl_lwt_type(c, &type);
 	if (!err)
 		err = route_msg(c, RTM_NEWROUTE, flags, r, &msg);
 	if (err)
@@ -373,7 +368,7 @@ int ctl_route_find(struct ctl *c, const struct ctl_route *want,
 	struct walk w = { .fn = match, .arg = &s };
 	int err;
 
-	err = lwt_type(c, &w.lwt_type);
+	err = ctl_lwt_type(c, &w.lwt_type);
 	if (!err)
 		err = walk(c, want->dst.addr.family, &w);
 	*other = s.other;
@@ -401,7 +396,7 @@ int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n)
 	struct walk w = { .fn = keep, .arg = &l };
 	int err;
 
-	err = lwt_type(c, &w.lwt_type);
+	err = ctl_lwt_type(c, &w.lwt_type);
 	if (!err)
 		err = walk(c, AF_INET6, &w);
 	if (!err)
