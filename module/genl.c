@@ -19,6 +19,7 @@
 #include "events.h"
 #include "genl_family.h"
 #include "hmac.h"
+#include "ifdrops.h"
 #include "input.h"
 #include "lwt.h"
 #include "sock_sign.h"
@@ -372,7 +373,8 @@ static int seg6x_nl_iface_get(struct sk_buff *skb, struct genl_info *info)
 	msg = seg6x_reply_new(info, &hdr);
 	if (!msg)
 		return -ENOMEM;
-	if (seg6x_put_iface(msg, seg6x_pernet(net), ifindex, name)) {
+	if (seg6x_put_iface(msg, seg6x_pernet(net), ifindex, name) ||
+	    (ifindex && seg6x_ifdrops_put(msg, seg6x_pernet(net), ifindex))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -390,7 +392,8 @@ static int seg6x_iface_dump_one(struct sk_buff *skb,
 			  &seg6x_genl_family, NLM_F_MULTI, SEG6X_CMD_IFACE_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (seg6x_put_iface(skb, sn, ifindex, name)) {
+	if (seg6x_put_iface(skb, sn, ifindex, name) ||
+	    (ifindex && seg6x_ifdrops_put(skb, sn, ifindex))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -455,7 +458,10 @@ err:
 
 static int seg6x_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	seg6x_stats_reset(&seg6x_pernet(genl_info_net(info))->stats);
+	struct seg6x_net *sn = seg6x_pernet(genl_info_net(info));
+
+	seg6x_stats_reset(&sn->stats);
+	seg6x_ifdrops_reset(sn);
 	seg6x_event_bare(genl_info_net(info), SEG6X_CMD_STATS_RESET);
 	return 0;
 }

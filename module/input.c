@@ -44,6 +44,7 @@
 
 #include "input.h"
 #include "endpoint.h"
+#include "ifdrops.h"
 #include "pernet.h"
 #include "policy.h"
 #include "sid.h"
@@ -87,7 +88,7 @@ static enum seg6x_verdict seg6x_accept(struct seg6x_pkt *p)
 	if (!seg6x_pkt_policy(p)->enabled) {
 		/* Handed back to the stack (the in-tree seg6, if enabled). */
 		if (seg6x_is_local(p, &no_route))
-			seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DROP_DISABLED);
+			seg6x_drop_count(p->sn, p->skb->dev, SEG6X_STAT_DROP_DISABLED);
 		return SEG6X_PASS;
 	}
 	if (!seg6x_is_local(p, &no_route))
@@ -174,8 +175,8 @@ static enum seg6x_verdict seg6x_end(struct seg6x_pkt *p)
 		 * one gets the stack's ICMPv6 error.
 		 */
 		if (no_route)
-			seg6x_stats_inc(&p->sn->stats,
-					SEG6X_STAT_DROP_NO_ROUTE);
+			seg6x_drop_count(p->sn, p->skb->dev,
+					 SEG6X_STAT_DROP_NO_ROUTE);
 		return SEG6X_PASS;
 	}
 	/* Looped back to ourselves (the hop is charged on the next pass);
@@ -217,7 +218,7 @@ static void seg6x_drop_skb(struct seg6x_pkt *p)
 		mib = IPSTATS_MIB_INHDRERRORS;
 		break;
 	}
-	seg6x_stats_inc(&p->sn->stats, p->drop);
+	seg6x_drop_count(p->sn, p->skb->dev, p->drop);
 	__IP6_INC_STATS(p->net, idev, mib);
 	if (!p->silent && p->icmp_pointer)
 		icmpv6_send(p->skb, ICMPV6_PARAMPROB, p->icmp_code,

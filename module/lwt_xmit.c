@@ -19,6 +19,7 @@
 #include <net/ipv6.h>
 
 #include "lwt_state.h"
+#include "ifdrops.h"
 #include "pernet.h"
 
 /*
@@ -183,10 +184,10 @@ static int seg6x_lwt_push(struct seg6x_net *sn, struct sk_buff *skb,
 				SEG6X_STAT_INLINE : SEG6X_STAT_ENCAP);
 		break;
 	case -ENOMEM:
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NOMEM);
+		seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NOMEM);
 		break;
 	case -ENOKEY:
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_HMAC_NOKEY);
+		seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_HMAC_NOKEY);
 		break;
 	}
 	return err;
@@ -233,7 +234,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 		next = seg6x_lookup_in(net, skb, sl);
 		if (!seg6x_next_usable(next)) {
 			dst_release(next);
-			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
+			seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NO_ROUTE);
 			goto drop;
 		}
 		seg6x_cache_set(&sl->cache_in, next, &in6addr_any);
@@ -300,7 +301,7 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 
 		next = ip6_route_output(net, NULL, &fl6);
 		if (!seg6x_next_usable(next)) {
-			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
+			seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NO_ROUTE);
 			err = -ENETUNREACH;
 			goto drop_next;
 		}
@@ -308,7 +309,7 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(next->dev));
 		if (err) {
-			seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NOMEM);
+			seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NOMEM);
 			goto drop_next;
 		}
 	}

@@ -16,6 +16,7 @@
 
 #include "genl.h"
 #include "hmac.h"
+#include "ifdrops.h"
 #include "input.h"
 #include "lwt.h"
 #include "sock_sign.h"
@@ -31,9 +32,12 @@ static int __init seg6x_init(void)
 	err = seg6x_pernet_register();
 	if (err)
 		goto err_out;
-	err = seg6x_hmac_register();
+	err = seg6x_ifdrops_register();
 	if (err)
 		goto err_pernet;
+	err = seg6x_hmac_register();
+	if (err)
+		goto err_ifdrops;
 	err = seg6x_policy_register();
 	if (err)
 		goto err_hmac;
@@ -69,6 +73,8 @@ err_policy:
 	seg6x_policy_unregister();
 err_hmac:
 	seg6x_hmac_unregister();
+err_ifdrops:
+	seg6x_ifdrops_unregister();
 err_pernet:
 	seg6x_pernet_unregister();
 err_out:
@@ -91,6 +97,7 @@ static void __exit seg6x_exit(void)
 	seg6x_sid_unregister();
 	seg6x_policy_unregister();
 	seg6x_hmac_unregister();
+	seg6x_ifdrops_unregister();
 	seg6x_pernet_unregister();
 }
 

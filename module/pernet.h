@@ -37,6 +37,9 @@ struct seg6x_net {
 	/* ifindex -> packed explicit per-interface policy (policy.c). */
 	struct xarray ifpolicy;
 
+	/* ifindex -> the interface's drop counters (ifdrops.c). */
+	struct xarray ifdrops;
+
 	/* key id -> struct seg6x_hmac_key * (hmac.c). RCU readers. */
 	struct xarray hmac_keys;
 

@@ -31,6 +31,7 @@
 #include <net/route.h>
 
 #include "endpoint.h"
+#include "ifdrops.h"
 #include "push.h"
 #include "sid.h"
 
@@ -89,7 +90,7 @@ static enum seg6x_verdict seg6x_sid_route6(struct seg6x_pkt *p,
 		return seg6x_drop_reason(p, SEG6X_STAT_DROP_NO_ROUTE);
 	}
 	if (dst->error) {
-		seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_DROP_NO_ROUTE);
+		seg6x_drop_count(p->sn, p->skb->dev, SEG6X_STAT_DROP_NO_ROUTE);
 		p->sid_failed = true;
 	}
 	skb_dst_drop(skb);

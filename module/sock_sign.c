@@ -21,6 +21,7 @@
 #include <net/ipv6.h>
 
 #include "hmac.h"
+#include "ifdrops.h"
 #include "sock_sign.h"
 #include "pernet.h"
 #include "srh.h"
@@ -65,7 +66,7 @@ static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
 
 	/* TCP sends clones of its queued skbs: unshare before writing. */
 	if (skb_ensure_writable(skb, srh_off + srhlen)) {
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_NOMEM);
+		seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NOMEM);
 		return NF_DROP;
 	}
 	srh = seg6x_srh_at(skb, srh_off);
@@ -73,7 +74,7 @@ static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
 	if (seg6x_hmac_compute(sn, keyid, &ipv6_hdr(skb)->saddr, srh,
 			       tlv->hmac)) {
 		/* the key went away meanwhile */
-		seg6x_stats_inc(&sn->stats, SEG6X_STAT_DROP_HMAC_NOKEY);
+		seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_HMAC_NOKEY);
 		return NF_DROP;
 	}
 	seg6x_stats_inc(&sn->stats, SEG6X_STAT_HMAC_SIGNED);

@@ -7,11 +7,11 @@
 
 #include "stats.h"
 
-int seg6x_stats_init(struct seg6x_stats *st)
+int seg6x_stats_init_gfp(struct seg6x_stats *st, gfp_t gfp)
 {
 	int cpu;
 
-	st->pcpu = alloc_percpu(struct seg6x_pcpu_stats);
+	st->pcpu = alloc_percpu_gfp(struct seg6x_pcpu_stats, gfp);
 	if (!st->pcpu)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)

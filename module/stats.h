@@ -10,6 +10,7 @@
 #ifndef _SEG6X_STATS_H
 #define _SEG6X_STATS_H
 
+#include <linux/gfp.h>
 #include <linux/percpu.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/seg6x.h>
@@ -24,10 +25,16 @@ struct seg6x_stats {
 	u64 base[SEG6X_STAT_MAX + 1];	/* snapshot at the last reset */
 };
 
-int seg6x_stats_init(struct seg6x_stats *st);
+/* GFP_ATOMIC allocates from softirq (the first drop on an interface). */
+int seg6x_stats_init_gfp(struct seg6x_stats *st, gfp_t gfp);
 void seg6x_stats_free(struct seg6x_stats *st);
 void seg6x_stats_read(struct seg6x_stats *st, u64 *out);
 void seg6x_stats_reset(struct seg6x_stats *st);
+
+static inline int seg6x_stats_init(struct seg6x_stats *st)
+{
+	return seg6x_stats_init_gfp(st, GFP_KERNEL);
+}
 
 /* Safe from any context: preemption is disabled around the update. */
 static inline void seg6x_stats_inc(struct seg6x_stats *st, enum seg6x_stat i)

@@ -47,7 +47,11 @@ enum seg6x_cmd {
 	SEG6X_CMD_HMAC_DEL,	/* HMAC_KEYID */
 	SEG6X_CMD_HMAC_GET,	/* dump -> HMAC_KEYID, HMAC_ALGO (never the secret) */
 	SEG6X_CMD_IFACE_SET,	/* IFINDEX (0 = default), SEG6_ENABLED?, REQUIRE_HMAC? */
-	SEG6X_CMD_IFACE_GET,	/* dump; first message is the default (IFINDEX 0) */
+	/* dump; first message is the default (IFINDEX 0). An interface's
+	 * replies (not its events) also carry STATS: its drop counters
+	 * (SEG6X_STAT_DROP_*), reset with the namespace's by STATS_RESET.
+	 */
+	SEG6X_CMD_IFACE_GET,
 	SEG6X_CMD_STATS_GET,	/* -> STATS (nested, enum seg6x_stat) */
 	SEG6X_CMD_STATS_RESET,
 	/* SID (nested seg6x_sid_attr): add (-EEXIST if the prefix is
