@@ -481,6 +481,7 @@ static void test_iface_usage(void **state)
 static void test_iface_show(void **state)
 {
 	struct nlattr *tb[SEG6X_A_MAX + 1];
+	struct nlattr *nest;
 	struct nl_msg *r;
 	char *out;
 	int status;
@@ -497,6 +498,10 @@ static void test_iface_show(void **state)
 	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, 1);
 	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, 1);
 	nla_put_u8(r, SEG6X_A_IFACE_EXPLICIT, 1);
+	nest = nla_nest_start(r, SEG6X_A_STATS);
+	nla_put_u64(r, SEG6X_STAT_DROP_HMAC_MISSING, 4);
+	nla_put_u64(r, SEG6X_STAT_DROP_SID, 2);
+	nla_nest_end(r, nest);
 
 	opts.json = true;
 	out = run_output(&iface_object, "show", &status);
@@ -519,6 +524,23 @@ static void test_iface_show(void **state)
 	parse_sent(2, SEG6X_CMD_IFACE_GET, tb);
 	assert_false(nlmsg_hdr(sent[2])->nlmsg_flags & NLM_F_DUMP);
 	assert_int_equal(nla_get_u32(tb[SEG6X_A_IFINDEX]), if_nametoindex("lo"));
+
+	/* -s: an interface's drops, by the names of stats. */
+	opts.stats = true;
+	out = run_output(&iface_object, "show", &status);
+	assert_string_equal(out, "default seg6_enabled 0 require_hmac -1\n"
+		"lo seg6_enabled 1 require_hmac 1 explicit drop disabled 0 "
+		"hmac_missing 4 hmac_invalid 0 hmac_nokey 0 bad_srh 0 "
+		"no_route 0 hop_limit 0 nomem 0 sid 2\n");
+	free(out);
+	opts.json = true;
+	out = run_output(&iface_object, "show", &status);
+	assert_non_null(strstr(out, "\"require_hmac\": 1, \"drop\": "
+		"{\"disabled\": 0, \"hmac_missing\": 4, "));
+	assert_non_null(strstr(out, "\"sid\": 2}}]\n"));
+	free(out);
+	opts.json = false;
+	opts.stats = false;
 }
 
 static void test_tunsrc(void **state)
@@ -767,6 +789,20 @@ static void prometheus_replies(void)
 	r = sid_reply(SEG6X_CMD_SID_GET, "fc00:ff::3", SEG6X_BEHAVIOR_END,
 		      &nest);
 	nla_nest_end(r, nest);
+	/* the default (no drops of its own) and an interface with drops */
+	r = reply_to(SEG6X_CMD_IFACE_GET);
+	nla_put_u32(r, SEG6X_A_IFINDEX, 0);
+	nla_put_string(r, SEG6X_A_IFNAME, "default");
+	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, 1);
+	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, 0);
+	r = reply_to(SEG6X_CMD_IFACE_GET);
+	nla_put_u32(r, SEG6X_A_IFINDEX, 7);
+	nla_put_string(r, SEG6X_A_IFNAME, "eth\"0");
+	nla_put_u8(r, SEG6X_A_SEG6_ENABLED, 1);
+	nla_put_s8(r, SEG6X_A_REQUIRE_HMAC, 0);
+	nest = nla_nest_start(r, SEG6X_A_STATS);
+	nla_put_u64(r, SEG6X_STAT_DROP_BAD_SRH, 9);
+	nla_nest_end(r, nest);
 }
 
 /*
@@ -806,6 +842,9 @@ static void test_stats_prometheus(void **state)
 	assert_non_null(strstr(out,
 		"seg6x_sid_bytes_total{netns=\"r\\\"1\\\\2\",sid=\"fc00:ff::2/128\"} 700\n"));
 	assert_null(strstr(out, "fc00:ff::3"));
+	assert_non_null(strstr(out,
+		"seg6x_iface_drops_total{netns=\"r\\\"1\\\\2\",ifname=\"eth\\\"0\",reason=\"bad_srh\"} 9\n"));
+	assert_null(strstr(out, "ifname=\"default\""));
 	keep_exposition(out);
 	free(out);
 }

@@ -173,6 +173,25 @@ static int iface_reply(struct nlattr **tb, void *arg)
 	return iface ? ctl_iface_decode(tb, iface) : -ENOMEM;
 }
 
+static struct nla_policy stat_policy[SEG6X_STAT_MAX + 1] = {
+	[SEG6X_STAT_ENCAP ... SEG6X_STAT_MAX] = { .type = NLA_U64 },
+};
+
+/* A SEG6X_A_STATS nest into @out (indexed by SEG6X_STAT_*). */
+static int decode_counters(struct nlattr *nest, uint64_t *out)
+{
+	struct nlattr *stat[SEG6X_STAT_MAX + 1];
+	int i;
+
+	/* Counters of a newer module are past SEG6X_STAT_MAX: skipped. */
+	if (nla_parse_nested(stat, SEG6X_STAT_MAX, nest, stat_policy) < 0)
+		return -EBADMSG;
+	for (i = 0; i <= SEG6X_STAT_MAX; i++)
+		if (stat[i])
+			out[i] = nla_get_u64(stat[i]);
+	return 0;
+}
+
 int ctl_iface_decode(struct nlattr **tb, struct ctl_iface *iface)
 {
 	if (!tb[SEG6X_A_IFINDEX] || !tb[SEG6X_A_SEG6_ENABLED] ||
@@ -192,6 +211,10 @@ int ctl_iface_decode(struct nlattr **tb, struct ctl_iface *iface)
 		iface->explicit = bits != 0;
 		iface->explicit_enabled = bits & SEG6X_IFACE_EXPLICIT_ENABLED;
 		iface->explicit_hmac = bits & SEG6X_IFACE_EXPLICIT_HMAC;
+	}
+	if (tb[SEG6X_A_STATS]) {
+		iface->has_drops = true;
+		return decode_counters(tb[SEG6X_A_STATS], iface->drops);
 	}
 	return 0;
 }
@@ -227,26 +250,13 @@ int ctl_iface_list(struct ctl *c, struct ctl_iface **ifaces, size_t *n)
 
 /* Counters */
 
-static struct nla_policy stat_policy[SEG6X_STAT_MAX + 1] = {
-	[SEG6X_STAT_ENCAP ... SEG6X_STAT_MAX] = { .type = NLA_U64 },
-};
-
 static int stats_reply(struct nlattr **tb, void *arg)
 {
-	struct nlattr *stat[SEG6X_STAT_MAX + 1];
 	struct ctl_stats *stats = arg;
-	int i;
 
 	if (!tb[SEG6X_A_STATS])
 		return -EBADMSG;
-	/* Counters of a newer module are past SEG6X_STAT_MAX: skipped. */
-	if (nla_parse_nested(stat, SEG6X_STAT_MAX, tb[SEG6X_A_STATS],
-			     stat_policy) < 0)
-		return -EBADMSG;
-	for (i = 0; i <= SEG6X_STAT_MAX; i++)
-		if (stat[i])
-			stats->counter[i] = nla_get_u64(stat[i]);
-	return 0;
+	return decode_counters(tb[SEG6X_A_STATS], stats->counter);
 }
 
 int ctl_stats_get(struct ctl *c, struct ctl_stats *stats)

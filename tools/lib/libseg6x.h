@@ -126,6 +126,11 @@ struct ctl_iface {
 	bool explicit;			/* get: has settings of its own */
 	bool explicit_enabled;		/* get: which ones */
 	bool explicit_hmac;
+	/* get of an interface (not "default", not in events): its drop
+	 * counters, indexed by SEG6X_STAT_DROP_*; the others stay zero
+	 */
+	bool has_drops;
+	uint64_t drops[SEG6X_STAT_MAX + 1];
 };
 
 int ctl_iface_set(struct ctl *c, const struct ctl_iface *iface);

@@ -7,6 +7,7 @@
 #define SEG6CTL_COMMON_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * The version of seg6ctl's JSON documents: fields are only ever added
@@ -102,6 +103,7 @@ void iface_print(struct json_writer *jw, const struct ctl_iface *iface);
  * of its index.
  */
 struct out;
+void stats_out_drops(struct out *o, const uint64_t *values);
 void route_fields(struct out *o, const struct ctl_route *r, bool state,
 		  const char *dev);
 void sid_fields(struct out *o, const struct ctl_sid *s, bool state,

@@ -24,7 +24,8 @@ static const char usage[] =
 	"       seg6ctl iface show [IFNAME | default]\n"
 	"seg6_enabled: accept (1) or leave alone (0) SR packets to this node.\n"
 	"require_hmac: -1 ignore the HMAC TLV, 0 verify it when present,\n"
-	"              1 drop SR packets without a valid HMAC.\n";
+	"              1 drop SR packets without a valid HMAC.\n"
+	"With -s, show also gives each interface's drops, by reason.\n";
 
 #define DEFAULT_NAME "default"
 
@@ -149,6 +150,8 @@ void iface_print(struct json_writer *jw, const struct ctl_iface *iface)
 	out_int(&o, "require_hmac", iface->require_hmac);
 	if (iface->ifindex && iface->explicit)
 		out_text_flag(&o, "explicit");
+	if (opts.stats && iface->has_drops)
+		stats_out_drops(&o, iface->drops);
 	out_end(&o);
 }
 

@@ -176,6 +176,22 @@ void out_list_end(struct out *o)
 		o->started = true;
 }
 
+void out_group_start(struct out *o, const char *key)
+{
+	if (o->jw) {
+		json_open_object(o->jw, key);
+		return;
+	}
+	sep(o);
+	fputs(key, stdout);
+}
+
+void out_group_end(struct out *o)
+{
+	if (o->jw)
+		json_close_object(o->jw);
+}
+
 void out_counters(struct out *o, uint64_t packets, uint64_t bytes,
 		  uint64_t errors)
 {

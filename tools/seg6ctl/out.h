@@ -44,6 +44,12 @@ void out_named(struct out *o, const char *key, uint64_t val,
 /* " packets N bytes N errors N": a route's or a SID's counters. */
 void out_counters(struct out *o, uint64_t packets, uint64_t bytes,
 		  uint64_t errors);
+/*
+ * A group of fields under @key: " KEY F1 V1 F2 V2" in text,
+ * "KEY": {"F1": V1, "F2": V2} in JSON.
+ */
+void out_group_start(struct out *o, const char *key);
+void out_group_end(struct out *o);
 /* " KEY" in text; "KEY": true in JSON. */
 void out_flag(struct out *o, const char *key);
 /* Text only (" KEY"): a word of the add syntax that JSON does not show. */

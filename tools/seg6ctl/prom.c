@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli.h"
 #include "common.h"
 #include "prom.h"
 
@@ -37,19 +38,32 @@ void prom_family(const char *name, const char *help)
 	printf("\n# TYPE %s counter\n", name);
 }
 
+void prom_sample2(const char *name, const char *label1, const char *val1,
+		  const char *label2, const char *val2, uint64_t value)
+{
+	const char *labels[][2] = {
+		{ opts.netns ? "netns" : NULL, opts.netns },
+		{ label1, val1 },
+		{ label2, val2 },
+	};
+	bool first = true;
+	size_t i;
+
+	fputs(name, stdout);
+	for (i = 0; i < ARRAY_SIZE(labels); i++) {
+		if (!labels[i][0])
+			continue;
+		putchar(first ? '{' : ',');
+		put_label(labels[i][0], labels[i][1]);
+		first = false;
+	}
+	if (!first)
+		putchar('}');
+	printf(" %" PRIu64 "\n", value);
+}
+
 void prom_sample(const char *name, const char *label, const char *val,
 		 uint64_t value)
 {
-	fputs(name, stdout);
-	if (opts.netns || label) {
-		putchar('{');
-		if (opts.netns)
-			put_label("netns", opts.netns);
-		if (opts.netns && label)
-			putchar(',');
-		if (label)
-			put_label(label, val);
-		putchar('}');
-	}
-	printf(" %" PRIu64 "\n", value);
+	prom_sample2(name, label, val, NULL, NULL, value);
 }

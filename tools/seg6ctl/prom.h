@@ -21,4 +21,8 @@ void prom_family(const char *name, const char *help);
 void prom_sample(const char *name, const char *label, const char *val,
 		 uint64_t value);
 
+/* The same with two labels. */
+void prom_sample2(const char *name, const char *label1, const char *val1,
+		  const char *label2, const char *val2, uint64_t value);
+
 #endif /* SEG6CTL_PROM_H */

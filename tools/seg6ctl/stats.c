@@ -12,6 +12,7 @@
 #include "conn.h"
 #include "json.h"
 #include "libseg6x.h"
+#include "out.h"
 #include "parse.h"
 #include "prom.h"
 #include "report.h"
@@ -20,8 +21,9 @@ static const char usage[] =
 	"Usage: seg6ctl stats [show] [format prometheus]\n"
 	"       seg6ctl stats reset\n"
 	"format prometheus: the Prometheus text exposition format, the\n"
-	"  namespace's counters and those of SIDs added with count (for a\n"
-	"  node_exporter textfile collector; labelled netns=NETNS with -n).\n";
+	"  namespace's counters, those of SIDs added with count and every\n"
+	"  interface's drops (for a node_exporter textfile collector;\n"
+	"  labelled netns=NETNS with -n).\n";
 
 struct counter {
 	int id;
@@ -81,6 +83,21 @@ static void print_text(const uint64_t *values)
 	printf("drop:\n");
 	for (i = 0; i < ARRAY_SIZE(drops); i++)
 		printf("  %-12s %" PRIu64 "\n", drops[i].name, values[drops[i].id]);
+}
+
+/*
+ * The drop counters as a group "drop" of the same names as in stats'
+ * JSON (an interface's, with -s iface show).
+ */
+void stats_out_drops(struct out *o, const uint64_t *values)
+{
+	size_t i;
+
+	out_group_start(o, "drop");
+	out_uint(o, "disabled", values[SEG6X_STAT_DROP_DISABLED]);
+	for (i = 0; i < ARRAY_SIZE(drops); i++)
+		out_uint(o, drops[i].name, values[drops[i].id]);
+	out_group_end(o);
 }
 
 static void print_json(const uint64_t *values)
@@ -166,14 +183,36 @@ static void prom_sids(const struct ctl_sid *sids, size_t n)
 	}
 }
 
+/* Every interface's drops, by reason ("disabled" is not a drop here). */
+static void prom_ifaces(const struct ctl_iface *ifaces, size_t n)
+{
+	static const char name[] = "seg6x_iface_drops_total";
+	size_t i, r;
+
+	prom_family(name, "Packets seg6x dropped, by interface and reason.");
+	for (i = 0; i < n; i++) {
+		if (!ifaces[i].has_drops || !ifaces[i].ifname[0])
+			continue;
+		for (r = 0; r < ARRAY_SIZE(drops); r++)
+			prom_sample2(name, "ifname", ifaces[i].ifname,
+				     "reason", drops[r].name,
+				     ifaces[i].drops[drops[r].id]);
+	}
+}
+
 static int print_prometheus(const uint64_t *values)
 {
-	struct ctl_sid *sids;
-	size_t n;
+	struct ctl_iface *ifaces = NULL;
+	struct ctl_sid *sids = NULL;
+	size_t n, nif;
 	int err = ctl_sid_list(conn(), &sids, &n);
 
-	if (err)
+	if (!err)
+		err = ctl_iface_list(conn(), &ifaces, &nif);
+	if (err) {
+		free(sids);
 		return err;
+	}
 	prom_events(values);
 	prom_group("seg6x_drops_total", "Packets seg6x dropped, by reason.",
 		   "reason", drops, ARRAY_SIZE(drops), values);
@@ -182,7 +221,9 @@ static int print_prometheus(const uint64_t *values)
 		   "behavior", sids_by_behavior, ARRAY_SIZE(sids_by_behavior),
 		   values);
 	prom_sids(sids, n);
+	prom_ifaces(ifaces, nif);
 	free(sids);
+	free(ifaces);
 	return EXIT_OK;
 }
 
