@@ -1,19 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """Monitoring: seg6ctl stats format prometheus read by the Prometheus
 client's parser as an unprivileged poller would, reads that never load
-the module, and the shell lines of seg6x-metrics.service."""
+the module, the shell lines of seg6x-metrics.service, and drops counted
+per interface."""
+import json
 import os
+import socket
 import shlex
 import shutil
 import subprocess
 import tempfile
 
 from prometheus_client.parser import text_string_to_metric_families
+from scapy.all import UDP, Ether, IPv6, Raw
 
 from conftest import (REPO, SEG6CTL, ctl, enable, load_module,
-                      module_loaded, stats, unload_module)
-from lib.netns import sh
-from lib.topo import addr6, sid
+                      module_loaded, stats, unload_module, wait_until)
+from lib.netns import Tap, sh, udp_socket
+from lib.srv6 import NH_IPV6, NH_ROUTING, srh
+from lib.topo import addr6, mac, sid
 
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
           "--inh-caps=-all"]
@@ -157,3 +162,77 @@ def test_textfile_collector_unit(seg6x):
         shutil.rmtree(rundir)
         if not module_loaded():
             load_module()
+
+
+def iface_show(ns, *args, text=False):
+    """seg6ctl -s iface show [IFNAME]: JSON, or the text lines."""
+    p = subprocess.run([SEG6CTL, "-n", ns, "-s"] + ([] if text else ["-j"]) +
+                       ["iface", "show"] + list(args),
+                       capture_output=True, text=True, check=True)
+    return p.stdout if text else json.loads(p.stdout)
+
+
+def drops_by_iface(ns):
+    return {i["ifname"]: i.get("drop") for i in iface_show(ns)}
+
+
+def only(drop, reason, n):
+    """Interface counters with @n in @reason and nothing elsewhere."""
+    return drop[reason] == n and all(
+        v == 0 for k, v in drop.items() if k != reason)
+
+
+def test_drops_per_interface(chain):
+    """A drop in the endpoint hook counts in the namespace and on the
+    interface the packet came in on, nowhere else: -s iface show, the
+    Prometheus export, and stats reset for both."""
+    c = chain
+    enable(c, "R2", "R3")
+    r2, port = c.ns["R2"], c.iface("R2", "R1")
+    ctl("iface", "set", port, "require_hmac", "1", ns=r2)
+    inner = IPv6(src=addr6(1, "A"), dst=addr6(4, "B")) / UDP() / Raw(b"x")
+    frame = (Ether(dst=mac(1, 1), src=mac(1, 0)) /
+             IPv6(src=addr6(1, "A"), dst=sid("R2"), nh=NH_ROUTING) /
+             Raw(srh([sid("R3"), sid("R2")], 1, NH_IPV6) + bytes(inner)))
+    tap = Tap(c.ns["A"], c.iface("A", "R1"))
+    for _ in range(3):
+        tap.send(frame)
+    assert wait_until(lambda: stats(r2)["drop"]["hmac_missing"] == 3)
+
+    d = drops_by_iface(r2)
+    assert d.pop("default") is None         # the policy, not a device
+    assert only(d.pop(port), "hmac_missing", 3)
+    assert d and all(only(o, "hmac_missing", 0) for o in d.values()), d
+    assert "drop" not in ctl("iface", "show", port, ns=r2, js=True)[0]
+    assert only(iface_show(r2, port)[0]["drop"], "hmac_missing", 3)
+    line = iface_show(r2, port, text=True)
+    assert " drop disabled 0 hmac_missing 3 " in line, line
+
+    p = as_nobody(r2)
+    assert p.returncode == 0, p.stderr
+    v = parse(p.stdout)
+    key = frozenset({("ifname", port), ("reason", "hmac_missing")})
+    assert v[("seg6x_iface_drops_total", key)] == 3
+    assert v[("seg6x_iface_drops_total",
+              frozenset({("ifname", port), ("reason", "bad_srh")}))] == 0
+
+    ctl("stats", "reset", ns=r2)
+    assert only(drops_by_iface(r2)[port], "hmac_missing", 0)
+    assert stats(r2)["drop"]["hmac_missing"] == 0
+
+
+def test_route_drops_per_interface(chain):
+    """A route that cannot sign (its key is missing) drops forwarded
+    packets: counted on the interface they arrived on."""
+    c = chain
+    r1 = c.ns["R1"]
+    ctl("route", "add", f"{addr6(4, 'B')}/128", "mode", "encap", "segs",
+        f"{sid('R2')},{sid('R3')}", "hmac", 42, "dev", c.iface("R1", "R2"),
+        "via", addr6(2, "R2"), ns=r1)
+    tx = udp_socket(c.ns["A"], socket.AF_INET6, addr6(1, "A"), 0)
+    for _ in range(2):
+        tx.sendto(b"x", (addr6(4, "B"), 5000))
+    assert wait_until(lambda: stats(r1)["drop"]["hmac_nokey"] == 2)
+    d = drops_by_iface(r1)
+    assert only(d[c.iface("R1", "A")], "hmac_nokey", 2)
+    assert only(d[c.iface("R1", "R2")], "hmac_nokey", 0)
