@@ -619,46 +619,30 @@ static int seg6x_finish_b6_red(struct seg6x_sid_cfg *c,
 
 /* ---- the behaviour table ------------------------------------------- */
 
-#define F(a)		SEG6X_SID_F(SEG6X_SID_##a)
-#define SEG6X_FLV_ALL	(SEG6X_FLV_PSP | SEG6X_FLV_USP | SEG6X_FLV_USD | \
-			 SEG6X_FLV_NEXT_CSID)
-
 /*
- * Each behaviour's rules and input function, by its uapi name; its name
- * and counter come from SEG6X_BEHAVIOR_LIST. A new behaviour is a line
- * there, an entry here and its input function.
+ * Each behaviour's functions, by its uapi name; its name, counter and
+ * the attributes and flavours it takes come from SEG6X_BEHAVIOR_LIST. A
+ * new behaviour is a line there, an entry here and its input function.
  */
-#define SEG6X_BEHAVIOR_END_RULES					\
-	.flavors = SEG6X_FLV_ALL, .input = seg6x_input_end
-#define SEG6X_BEHAVIOR_END_X_RULES					\
-	.required = F(NH6), .optional = F(OIF), .flavors = SEG6X_FLV_ALL, \
-	.input = seg6x_input_end_x
-#define SEG6X_BEHAVIOR_END_T_RULES					\
-	.required = F(TABLE), .flavors = SEG6X_FLV_ALL,			\
-	.input = seg6x_input_end_t
+#define SEG6X_BEHAVIOR_END_RULES	.input = seg6x_input_end
+#define SEG6X_BEHAVIOR_END_X_RULES	.input = seg6x_input_end_x
+#define SEG6X_BEHAVIOR_END_T_RULES	.input = seg6x_input_end_t
 #define SEG6X_BEHAVIOR_END_DX2_RULES					\
-	.required = F(OIF), .finish = seg6x_finish_dx2,			\
-	.input = seg6x_input_dx2
-#define SEG6X_BEHAVIOR_END_DX6_RULES					\
-	.required = F(NH6), .optional = F(OIF), .input = seg6x_input_dx6
-#define SEG6X_BEHAVIOR_END_DX4_RULES					\
-	.required = F(NH4), .optional = F(OIF), .input = seg6x_input_dx4
+	.finish = seg6x_finish_dx2, .input = seg6x_input_dx2
+#define SEG6X_BEHAVIOR_END_DX6_RULES	.input = seg6x_input_dx6
+#define SEG6X_BEHAVIOR_END_DX4_RULES	.input = seg6x_input_dx4
 #define SEG6X_BEHAVIOR_END_DT6_RULES					\
-	.optional = F(TABLE) | F(VRF), .check = seg6x_check_dt6,	\
-	.input = seg6x_input_dt6
-#define SEG6X_BEHAVIOR_END_DT4_RULES					\
-	.required = F(VRF), .input = seg6x_input_dt4
-#define SEG6X_BEHAVIOR_END_DT46_RULES					\
-	.required = F(VRF), .input = seg6x_input_dt46
+	.check = seg6x_check_dt6, .input = seg6x_input_dt6
+#define SEG6X_BEHAVIOR_END_DT4_RULES	.input = seg6x_input_dt4
+#define SEG6X_BEHAVIOR_END_DT46_RULES	.input = seg6x_input_dt46
 #define SEG6X_BEHAVIOR_END_B6_ENCAPS_RULES				\
-	.required = F(SEGS), .optional = F(HMAC_KEYID),			\
 	.finish = seg6x_finish_b6, .input = seg6x_input_b6
 #define SEG6X_BEHAVIOR_END_B6_ENCAPS_RED_RULES				\
-	.required = F(SEGS), .optional = F(HMAC_KEYID),			\
 	.finish = seg6x_finish_b6_red, .input = seg6x_input_b6
 
-#define SEG6X_BEHAVIOR_ENTRY(b, n, s) \
-	[b] = { .name = n, .stat = s, b##_RULES },
+#define SEG6X_BEHAVIOR_ENTRY(b, n, s, req, opt, flv)			\
+	[b] = { .name = n, .stat = s, .required = req, .optional = opt,	\
+		.flavors = flv, b##_RULES },
 
 static const struct seg6x_sid_behavior seg6x_behaviors[SEG6X_BEHAVIOR_MAX + 1] = {
 	SEG6X_BEHAVIOR_LIST(SEG6X_BEHAVIOR_ENTRY)

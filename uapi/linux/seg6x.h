@@ -179,47 +179,72 @@ enum seg6x_sid_cnt {
 /* RFC 8986 endpoint behaviours (SEG6X_SID_BEHAVIOR). */
 enum seg6x_behavior {
 	SEG6X_BEHAVIOR_UNSPEC,
-	SEG6X_BEHAVIOR_END,		/* -                 */
-	SEG6X_BEHAVIOR_END_X,		/* NH6 [OIF]         */
-	SEG6X_BEHAVIOR_END_T,		/* TABLE             */
-	SEG6X_BEHAVIOR_END_DX2,		/* OIF               */
-	SEG6X_BEHAVIOR_END_DX6,		/* NH6 [OIF]         */
-	SEG6X_BEHAVIOR_END_DX4,		/* NH4 [OIF]         */
-	SEG6X_BEHAVIOR_END_DT6,		/* TABLE or VRF      */
-	SEG6X_BEHAVIOR_END_DT4,		/* VRF               */
-	SEG6X_BEHAVIOR_END_DT46,	/* VRF               */
-	SEG6X_BEHAVIOR_END_B6_ENCAPS,	/* SEGS [HMAC_KEYID] */
-	SEG6X_BEHAVIOR_END_B6_ENCAPS_RED, /* SEGS [HMAC_KEYID] */
+	SEG6X_BEHAVIOR_END,
+	SEG6X_BEHAVIOR_END_X,
+	SEG6X_BEHAVIOR_END_T,
+	SEG6X_BEHAVIOR_END_DX2,
+	SEG6X_BEHAVIOR_END_DX6,
+	SEG6X_BEHAVIOR_END_DX4,
+	SEG6X_BEHAVIOR_END_DT6,
+	SEG6X_BEHAVIOR_END_DT4,
+	SEG6X_BEHAVIOR_END_DT46,
+	SEG6X_BEHAVIOR_END_B6_ENCAPS,
+	SEG6X_BEHAVIOR_END_B6_ENCAPS_RED,
 	__SEG6X_BEHAVIOR_MAX,
 };
 #define SEG6X_BEHAVIOR_MAX (__SEG6X_BEHAVIOR_MAX - 1)
-
-/*
- * Each behaviour's name, as seg6ctl(8) spells it, and its counter in
- * SEG6X_A_STATS: the one list that the module's behaviour table and the
- * tools take both from. X(behavior, name, stat). The attributes each
- * behaviour needs or takes are the module's to decide (its extack says).
- */
-#define SEG6X_BEHAVIOR_LIST(X)						\
-	X(SEG6X_BEHAVIOR_END,		"End",		SEG6X_STAT_SID_END)	\
-	X(SEG6X_BEHAVIOR_END_X,		"End.X",	SEG6X_STAT_SID_END_X)	\
-	X(SEG6X_BEHAVIOR_END_T,		"End.T",	SEG6X_STAT_SID_END_T)	\
-	X(SEG6X_BEHAVIOR_END_DX2,	"End.DX2",	SEG6X_STAT_SID_END_DX2)	\
-	X(SEG6X_BEHAVIOR_END_DX6,	"End.DX6",	SEG6X_STAT_SID_END_DX6)	\
-	X(SEG6X_BEHAVIOR_END_DX4,	"End.DX4",	SEG6X_STAT_SID_END_DX4)	\
-	X(SEG6X_BEHAVIOR_END_DT6,	"End.DT6",	SEG6X_STAT_SID_END_DT6)	\
-	X(SEG6X_BEHAVIOR_END_DT4,	"End.DT4",	SEG6X_STAT_SID_END_DT4)	\
-	X(SEG6X_BEHAVIOR_END_DT46,	"End.DT46",	SEG6X_STAT_SID_END_DT46) \
-	X(SEG6X_BEHAVIOR_END_B6_ENCAPS,	"End.B6.Encaps",			\
-	  SEG6X_STAT_SID_END_B6_ENCAPS)						\
-	X(SEG6X_BEHAVIOR_END_B6_ENCAPS_RED, "End.B6.Encaps.Red",		\
-	  SEG6X_STAT_SID_END_B6_ENCAPS_RED)
 
 /* SEG6X_SID_FLAVORS (End, End.X, End.T) */
 #define SEG6X_FLV_PSP		0x1	/* RFC 8986 4.16.1 */
 #define SEG6X_FLV_USP		0x2	/* RFC 8986 4.16.2 */
 #define SEG6X_FLV_USD		0x4	/* RFC 8986 4.16.3 */
 #define SEG6X_FLV_NEXT_CSID	0x8	/* RFC 9800 */
+#define SEG6X_FLV_ALL		(SEG6X_FLV_PSP | SEG6X_FLV_USP | \
+				 SEG6X_FLV_USD | SEG6X_FLV_NEXT_CSID)
+
+/* The SID attributes a behaviour needs or takes, as bits of a mask. */
+#define SEG6X_SID_BIT_NH6	(1 << SEG6X_SID_NH6)
+#define SEG6X_SID_BIT_NH4	(1 << SEG6X_SID_NH4)
+#define SEG6X_SID_BIT_OIF	(1 << SEG6X_SID_OIF)
+#define SEG6X_SID_BIT_TABLE	(1 << SEG6X_SID_TABLE)
+#define SEG6X_SID_BIT_VRF	(1 << SEG6X_SID_VRF)
+#define SEG6X_SID_BIT_SEGS	(1 << SEG6X_SID_SEGS)
+#define SEG6X_SID_BIT_HMAC	(1 << SEG6X_SID_HMAC_KEYID)
+
+/*
+ * The behaviours: the one list that the module's behaviour table and the
+ * tools take from. X(behavior, name, stat, required, optional, flavors):
+ * its name as seg6ctl(8) spells it, its counter in SEG6X_A_STATS, the
+ * attributes it needs and those it may take (SEG6X_SID_BIT_*), the
+ * flavours it takes (SEG6X_FLV_*; with any, also LBLEN and NFLEN). The
+ * module enforces them, its extack names what is missing or not taken;
+ * End.DT6 needs exactly one of its two optional attributes.
+ */
+#define SEG6X_BEHAVIOR_LIST(X)						\
+	X(SEG6X_BEHAVIOR_END, "End", SEG6X_STAT_SID_END,		\
+	  0, 0, SEG6X_FLV_ALL)						\
+	X(SEG6X_BEHAVIOR_END_X, "End.X", SEG6X_STAT_SID_END_X,		\
+	  SEG6X_SID_BIT_NH6, SEG6X_SID_BIT_OIF, SEG6X_FLV_ALL)		\
+	X(SEG6X_BEHAVIOR_END_T, "End.T", SEG6X_STAT_SID_END_T,		\
+	  SEG6X_SID_BIT_TABLE, 0, SEG6X_FLV_ALL)				\
+	X(SEG6X_BEHAVIOR_END_DX2, "End.DX2", SEG6X_STAT_SID_END_DX2,	\
+	  SEG6X_SID_BIT_OIF, 0, 0)					\
+	X(SEG6X_BEHAVIOR_END_DX6, "End.DX6", SEG6X_STAT_SID_END_DX6,	\
+	  SEG6X_SID_BIT_NH6, SEG6X_SID_BIT_OIF, 0)			\
+	X(SEG6X_BEHAVIOR_END_DX4, "End.DX4", SEG6X_STAT_SID_END_DX4,	\
+	  SEG6X_SID_BIT_NH4, SEG6X_SID_BIT_OIF, 0)			\
+	X(SEG6X_BEHAVIOR_END_DT6, "End.DT6", SEG6X_STAT_SID_END_DT6,	\
+	  0, SEG6X_SID_BIT_TABLE | SEG6X_SID_BIT_VRF, 0)		\
+	X(SEG6X_BEHAVIOR_END_DT4, "End.DT4", SEG6X_STAT_SID_END_DT4,	\
+	  SEG6X_SID_BIT_VRF, 0, 0)					\
+	X(SEG6X_BEHAVIOR_END_DT46, "End.DT46", SEG6X_STAT_SID_END_DT46,	\
+	  SEG6X_SID_BIT_VRF, 0, 0)					\
+	X(SEG6X_BEHAVIOR_END_B6_ENCAPS, "End.B6.Encaps",		\
+	  SEG6X_STAT_SID_END_B6_ENCAPS,					\
+	  SEG6X_SID_BIT_SEGS, SEG6X_SID_BIT_HMAC, 0)			\
+	X(SEG6X_BEHAVIOR_END_B6_ENCAPS_RED, "End.B6.Encaps.Red",	\
+	  SEG6X_STAT_SID_END_B6_ENCAPS_RED,				\
+	  SEG6X_SID_BIT_SEGS, SEG6X_SID_BIT_HMAC, 0)
 
 /*
  * SEG6X_SID_OWNER, SEG6X_IPTUN_OWNER: the program that installed a SID or
