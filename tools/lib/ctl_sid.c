@@ -10,7 +10,7 @@
 #include "libseg6x.h"
 
 static const char *const behavior_names[SEG6X_BEHAVIOR_MAX + 1] = {
-#define BEHAVIOR_NAME(behavior, name, stat)	[behavior] = name,
+#define BEHAVIOR_NAME(behavior, name, stat, req, opt, flv) [behavior] = name,
 	SEG6X_BEHAVIOR_LIST(BEHAVIOR_NAME)
 #undef BEHAVIOR_NAME
 };

@@ -74,30 +74,30 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_COUNT]	= "count",
 };
 
-#define K(k)		(1u << KEY_##k)
-#define KEYS_FLV	(K(FLAVORS) | K(LBLEN) | K(NFLEN))
-
 /*
- * The arguments each behaviour needs and takes (names: the uapi's
- * SEG6X_BEHAVIOR_LIST). A line that breaks them is a usage error, found
- * before the kernel is asked and by seg6ctl -c; the module checks the
- * same rules again for every other client.
+ * The rules of each behaviour, from the uapi's SEG6X_BEHAVIOR_LIST (the
+ * module's own): a line that breaks them is a usage error, found before
+ * the kernel is asked and by seg6ctl -c.
  */
 static const struct {
-	unsigned int required;
-	unsigned int optional;
+	uint32_t required;		/* SEG6X_SID_BIT_* */
+	uint32_t optional;
+	uint32_t flavors;		/* SEG6X_FLV_* */
 } behaviors[SEG6X_BEHAVIOR_MAX + 1] = {
-	[SEG6X_BEHAVIOR_END]		= { 0,		KEYS_FLV },
-	[SEG6X_BEHAVIOR_END_X]		= { K(NH6),	K(DEV) | KEYS_FLV },
-	[SEG6X_BEHAVIOR_END_T]		= { K(TABLE),	KEYS_FLV },
-	[SEG6X_BEHAVIOR_END_DX2]	= { K(DEV),	0 },
-	[SEG6X_BEHAVIOR_END_DX6]	= { K(NH6),	K(DEV) },
-	[SEG6X_BEHAVIOR_END_DX4]	= { K(NH4),	K(DEV) },
-	[SEG6X_BEHAVIOR_END_DT6]	= { 0,		K(TABLE) | K(VRF) },
-	[SEG6X_BEHAVIOR_END_DT4]	= { K(VRF),	0 },
-	[SEG6X_BEHAVIOR_END_DT46]	= { K(VRF),	0 },
-	[SEG6X_BEHAVIOR_END_B6_ENCAPS]	= { K(SEGS),	K(HMAC) },
-	[SEG6X_BEHAVIOR_END_B6_ENCAPS_RED] = { K(SEGS),	K(HMAC) },
+#define RULES(b, name, stat, req, opt, flv)	[b] = { req, opt, flv },
+	SEG6X_BEHAVIOR_LIST(RULES)
+#undef RULES
+};
+
+/* The SID attribute of each key that a behaviour may need or take. */
+static const uint8_t key_attr[NR_KEYS] = {
+	[KEY_NH6]	= SEG6X_SID_NH6,
+	[KEY_NH4]	= SEG6X_SID_NH4,
+	[KEY_DEV]	= SEG6X_SID_OIF,
+	[KEY_TABLE]	= SEG6X_SID_TABLE,
+	[KEY_VRF]	= SEG6X_SID_VRF,
+	[KEY_SEGS]	= SEG6X_SID_SEGS,
+	[KEY_HMAC]	= SEG6X_SID_HMAC_KEYID,
 };
 
 static const char *const flavor_names[] = { "psp", "usp", "usd", "next-csid" };
@@ -192,21 +192,26 @@ static int parse_behavior(const char *name, struct ctl_sid *s)
 
 static int check_keys(const char *val[NR_KEYS], int b)
 {
-	unsigned int allowed = behaviors[b].required | behaviors[b].optional;
+	uint32_t allowed = behaviors[b].required | behaviors[b].optional;
 	unsigned int i;
 
 	/* owner and count go with every behaviour */
-	for (i = KEY_NH6; i <= KEY_NFLEN; i++) {
-		if ((behaviors[b].required & (1u << i)) && !val[i])
+	for (i = KEY_NH6; i <= KEY_HMAC; i++) {
+		uint32_t bit = 1u << key_attr[i];
+
+		if ((behaviors[b].required & bit) && !val[i])
 			return usage_error("sid", "%s needs %s", ctl_behavior_name(b),
 					   key_names[i]);
-		if (val[i] && !(allowed & (1u << i))) {
-			if (i == KEY_FLAVORS)
-				return usage_error("sid", "flavors are for End, End.X and End.T only");
+		if (val[i] && !(allowed & bit))
 			return usage_error("sid", "%s takes no %s",
 					   ctl_behavior_name(b), key_names[i]);
-		}
 	}
+	if (val[KEY_FLAVORS] && !behaviors[b].flavors)
+		return usage_error("sid", "flavors are for End, End.X and End.T only");
+	for (i = KEY_LBLEN; i <= KEY_NFLEN; i++)
+		if (val[i] && !behaviors[b].flavors)
+			return usage_error("sid", "%s takes no %s",
+					   ctl_behavior_name(b), key_names[i]);
 	if (b == SEG6X_BEHAVIOR_END_DT6 &&
 	    !!val[KEY_TABLE] == !!val[KEY_VRF])
 		return usage_error("sid", "End.DT6 needs table or vrf (one of them)");

@@ -65,7 +65,7 @@ static const struct counter drops[] = {
 
 /* Packets each kind of SID processed, in the order of the UAPI's list. */
 static const struct counter sids_by_behavior[] = {
-#define SID_COUNTER(behavior, name, stat)	{ stat, name, NULL },
+#define SID_COUNTER(behavior, name, stat, req, opt, flv) { stat, name, NULL },
 	SEG6X_BEHAVIOR_LIST(SID_COUNTER)
 #undef SID_COUNTER
 };
