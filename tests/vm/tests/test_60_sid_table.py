@@ -88,6 +88,51 @@ def test_kernel_validation(chain, r2, beh, kw, msg):
     assert r2.show() == []
 
 
+def test_rules_of_the_uapi_list(chain, r2):
+    """The module enforces each behaviour's line of SEG6X_BEHAVIOR_LIST
+    (the rules seg6ctl checks offline too): the required attributes
+    suffice, each one is needed, any other is refused, and flavours only
+    where the line gives some."""
+    from lib import uapi
+    ns = chain.ns["R2"]
+    ip_batch(ns, ["link add red type vrf table 10", "link set red up"])
+    value = {
+        uapi.SEG6X_SID_NH6: ("nh6", "fc00::1"),
+        uapi.SEG6X_SID_NH4: ("nh4", "10.0.0.1"),
+        uapi.SEG6X_SID_OIF: ("oif", ifindex(ns, chain.iface("R2", "R3"))),
+        uapi.SEG6X_SID_TABLE: ("table", 100),
+        uapi.SEG6X_SID_VRF: ("vrf", ifindex(ns, "red")),
+        uapi.SEG6X_SID_SEGS: ("segs", [sid("R3"), sid("B")]),
+        uapi.SEG6X_SID_HMAC_KEYID: ("hmac", 3),
+    }
+
+    def kw(bits):
+        return dict(value[a] for a in value if bits & (1 << a))
+
+    assert len(uapi.BEHAVIOR_RULES) == uapi.SEG6X_BEHAVIOR_MAX
+    for b, (req, opt, flv) in uapi.BEHAVIOR_RULES.items():
+        name = uapi.BEHAVIOR_NAMES[b]
+        base = req
+        if b == uapi.SEG6X_BEHAVIOR_END_DT6:    # one of its two optional
+            base = 1 << uapi.SEG6X_SID_TABLE
+        r = r2.add(SID, name, **kw(base))
+        assert r.error == 0, (name, extack_msg(r))
+        assert r2.delete(SID).error == 0
+        for a in value:
+            bit = 1 << a
+            if req & bit:
+                r = r2.add(SID, name, **kw(req & ~bit))
+                assert r.error == -errno.EINVAL, (name, value[a][0])
+            elif not opt & bit:
+                r = r2.add(SID, name, **kw(base | bit))
+                assert r.error == -errno.EINVAL, (name, value[a][0])
+                assert extack_msg(r) == "attribute not used by this behavior"
+        r = r2.add(SID, name, flavors="psp", **kw(base))
+        assert (r.error == 0) == bool(flv & uapi.SEG6X_FLV_PSP), name
+        r2.delete(SID)
+    assert r2.show() == []
+
+
 def test_reply_only_attributes_refused(chain, r2):
     from lib.nlraw import nla
     from lib.sidnl import SID_DEAD

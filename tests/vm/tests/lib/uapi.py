@@ -8,12 +8,13 @@ tests and fuzzers never carry a copy that can go stale. The parser knows
 exactly what the header uses: enum members with or without "= value",
 where a value is a number or an earlier name plus or minus a number, and
 "#define NAME value" lines whose value is a number, a string, or an
-expression of earlier names, numbers, + - and parentheses.
+expression of earlier names, numbers, + - | << and parentheses.
 
 SEG6X_BEHAVIOR_LIST(X), the one list of behaviours, gives BEHAVIOR_NAMES
-({SEG6X_BEHAVIOR_END_X: "End.X", ...}, seg6ctl's spelling) and
-BEHAVIOR_STATS ({SEG6X_BEHAVIOR_END_X: SEG6X_STAT_SID_END_X, ...}), both
-in the list's order.
+({SEG6X_BEHAVIOR_END_X: "End.X", ...}, seg6ctl's spelling),
+BEHAVIOR_STATS ({SEG6X_BEHAVIOR_END_X: SEG6X_STAT_SID_END_X, ...}) and
+BEHAVIOR_RULES ({SEG6X_BEHAVIOR_END_X: (required, optional, flavors)}, the
+masks of SEG6X_SID_BIT_* and SEG6X_FLV_*), all in the list's order.
 """
 import os
 import re
@@ -30,9 +31,9 @@ def _strip_comments(text):
 
 
 def _eval(expr, names):
-    """An integer expression of numbers and known names (+, -, ())."""
+    """An integer expression of numbers and known names (+ - | << ())."""
     expr = expr.strip()
-    if not re.fullmatch(r"[A-Za-z0-9_+\-() \t]*", expr):
+    if not re.fullmatch(r"(?:[A-Za-z0-9_+\-|() \t]|<<)*", expr):
         raise ValueError(f"unsupported expression {expr!r}")
     def name(m):
         n = m.group(0)
@@ -48,6 +49,7 @@ def _eval(expr, names):
 def parse(text):
     """{name: value} of every enum member and #define of `text`."""
     names = {}
+    text = text.replace("\\\n", " ")      # continued #define lines
     for line in text.splitlines():
         m = re.match(r"\s*#define\s+(" + _NAME + r")\s+(.+?)\s*$",
                      _strip_comments(line))
@@ -88,17 +90,17 @@ def parse(text):
 
 def parse_list(text, macro, names):
     """[(arg, ...)] of the X(...) entries of "#define MACRO(X)" in `text`:
-    each argument a string or a name of `names` (its value)."""
+    each argument a string or an expression of `names` (its value)."""
     m = re.search(r"^\s*#define\s+" + macro + r"\(X\)((?:[^\n]*\\\n)*[^\n]*)",
                   text, re.M)
     if not m:
         raise ValueError(f"no #define {macro}(X) in the header")
     body = _strip_comments(m.group(1).replace("\\\n", " "))
     out = []
-    for entry in re.findall(r"\bX\(([^()]*)\)", body):
+    for entry in re.findall(r"\bX\(((?:[^()]|\([^()]*\))*)\)", body):
         args = []
         for a in (a.strip() for a in entry.split(",")):
-            args.append(a[1:-1] if a.startswith('"') else names[a])
+            args.append(a[1:-1] if a.startswith('"') else _eval(a, names))
         out.append(tuple(args))
     return out
 
@@ -113,9 +115,10 @@ def _load():
 CONSTANTS, _BEHAVIOR_LIST = _load()
 globals().update(CONSTANTS)
 
-# {behaviour number: its name}, {behaviour number: its SEG6X_STAT_*}
-BEHAVIOR_NAMES = {b: name for b, name, _ in _BEHAVIOR_LIST}
-BEHAVIOR_STATS = {b: stat for b, _, stat in _BEHAVIOR_LIST}
+# {behaviour number: its name}, {...: its SEG6X_STAT_*}, {...: its rules}
+BEHAVIOR_NAMES = {b: name for b, name, *_ in _BEHAVIOR_LIST}
+BEHAVIOR_STATS = {b: stat for b, _, stat, *_ in _BEHAVIOR_LIST}
+BEHAVIOR_RULES = {b: tuple(rules) for b, _, _, *rules in _BEHAVIOR_LIST}
 
 
 def members(prefix, skip=("UNSPEC", "PAD", "MAX")):
