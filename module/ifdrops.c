@@ -27,17 +27,11 @@ struct seg6x_ifdrops {
 };
 
 /* The counters reported per interface: every drop reason. */
-static const u8 seg6x_drop_reasons[] = {
-	SEG6X_STAT_DROP_DISABLED,
-	SEG6X_STAT_DROP_HMAC_MISSING,
-	SEG6X_STAT_DROP_HMAC_INVALID,
-	SEG6X_STAT_DROP_HMAC_NOKEY,
-	SEG6X_STAT_DROP_BAD_SRH,
-	SEG6X_STAT_DROP_NO_ROUTE,
-	SEG6X_STAT_DROP_HOP_LIMIT,
-	SEG6X_STAT_DROP_NOMEM,
-	SEG6X_STAT_DROP_SID,
-};
+static bool seg6x_stat_is_drop(unsigned int i)
+{
+	return (i >= SEG6X_STAT_DROP_DISABLED && i <= SEG6X_STAT_DROP_NOMEM) ||
+	       i == SEG6X_STAT_DROP_SID;
+}
 
 static void seg6x_ifdrops_free_rcu(struct rcu_head *head)
 {
@@ -103,10 +97,9 @@ int seg6x_ifdrops_put(struct sk_buff *msg, struct seg6x_net *sn, int ifindex)
 	nest = nla_nest_start(msg, SEG6X_A_STATS);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(seg6x_drop_reasons); i++) {
-		u8 r = seg6x_drop_reasons[i];
-
-		if (nla_put_u64_64bit(msg, r, val[r], SEG6X_STAT_PAD)) {
+	for (i = 0; i <= SEG6X_STAT_MAX; i++) {
+		if (seg6x_stat_is_drop(i) &&
+		    nla_put_u64_64bit(msg, i, val[i], SEG6X_STAT_PAD)) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
 		}
