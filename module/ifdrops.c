@@ -26,10 +26,15 @@ struct seg6x_ifdrops {
 	struct rcu_head rcu;
 };
 
-/* The counters reported per interface: every drop reason. */
+/*
+ * The counters kept per interface: every reason seg6x drops a packet for.
+ * Not DROP_DISABLED: those packets are handed back to the stack (the
+ * in-tree seg6's, on a node that runs both), and counting them here
+ * would cost each of them a lookup.
+ */
 static bool seg6x_stat_is_drop(unsigned int i)
 {
-	return (i >= SEG6X_STAT_DROP_DISABLED && i <= SEG6X_STAT_DROP_NOMEM) ||
+	return (i > SEG6X_STAT_DROP_DISABLED && i <= SEG6X_STAT_DROP_NOMEM) ||
 	       i == SEG6X_STAT_DROP_SID;
 }
 
@@ -68,7 +73,7 @@ void seg6x_drop_count(struct seg6x_net *sn, const struct net_device *dev,
 	struct seg6x_ifdrops *d;
 
 	seg6x_stats_inc(&sn->stats, why);
-	if (!dev || dev->ifindex <= 0 ||
+	if (!seg6x_stat_is_drop(why) || !dev || dev->ifindex <= 0 ||
 	    READ_ONCE(dev->reg_state) != NETREG_REGISTERED)
 		return;
 

@@ -2,7 +2,8 @@
 /*
  * ifdrops.h - drops counted per interface as well as per namespace.
  *
- * Every drop reason (SEG6X_STAT_DROP_*) is counted in the namespace's
+ * Every drop reason (SEG6X_STAT_DROP_*; DROP_DISABLED, a packet handed
+ * back to the stack, only per namespace) is counted in the namespace's
  * counters and in those of the interface the packet was on: the one it
  * arrived on in the PRE_ROUTING hook and on forwarded encapsulations,
  * the route's device for locally sent ones, when the stack has set it.
@@ -17,7 +18,7 @@
 
 #include "pernet.h"
 
-/* One drop of reason @why, on @dev (NULL: the namespace's only). */
+/* A packet counted under @why, on @dev (NULL: the namespace's only). */
 void seg6x_drop_count(struct seg6x_net *sn, const struct net_device *dev,
 		      enum seg6x_stat why);
 

@@ -529,14 +529,14 @@ static void test_iface_show(void **state)
 	opts.stats = true;
 	out = run_output(&iface_object, "show", &status);
 	assert_string_equal(out, "default seg6_enabled 0 require_hmac -1\n"
-		"lo seg6_enabled 1 require_hmac 1 explicit drop disabled 0 "
+		"lo seg6_enabled 1 require_hmac 1 explicit drop "
 		"hmac_missing 4 hmac_invalid 0 hmac_nokey 0 bad_srh 0 "
 		"no_route 0 hop_limit 0 nomem 0 sid 2\n");
 	free(out);
 	opts.json = true;
 	out = run_output(&iface_object, "show", &status);
 	assert_non_null(strstr(out, "\"require_hmac\": 1, \"drop\": "
-		"{\"disabled\": 0, \"hmac_missing\": 4, "));
+		"{\"hmac_missing\": 4, "));
 	assert_non_null(strstr(out, "\"sid\": 2}}]\n"));
 	free(out);
 	opts.json = false;

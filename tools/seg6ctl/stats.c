@@ -86,15 +86,14 @@ static void print_text(const uint64_t *values)
 }
 
 /*
- * The drop counters as a group "drop" of the same names as in stats'
- * JSON (an interface's, with -s iface show).
+ * An interface's drop counters (-s iface show) as a group "drop", with
+ * the names of stats' drops; "disabled" is not kept per interface.
  */
 void stats_out_drops(struct out *o, const uint64_t *values)
 {
 	size_t i;
 
 	out_group_start(o, "drop");
-	out_uint(o, "disabled", values[SEG6X_STAT_DROP_DISABLED]);
 	for (i = 0; i < ARRAY_SIZE(drops); i++)
 		out_uint(o, drops[i].name, values[drops[i].id]);
 	out_group_end(o);

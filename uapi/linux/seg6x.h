@@ -49,7 +49,8 @@ enum seg6x_cmd {
 	SEG6X_CMD_IFACE_SET,	/* IFINDEX (0 = default), SEG6_ENABLED?, REQUIRE_HMAC? */
 	/* dump; first message is the default (IFINDEX 0). An interface's
 	 * replies (not its events) also carry STATS: its drop counters
-	 * (SEG6X_STAT_DROP_*), reset with the namespace's by STATS_RESET.
+	 * (SEG6X_STAT_DROP_* but DROP_DISABLED, a packet handed back to the
+	 * stack), reset with the namespace's by STATS_RESET.
 	 */
 	SEG6X_CMD_IFACE_GET,
 	SEG6X_CMD_STATS_GET,	/* -> STATS (nested, enum seg6x_stat) */
