@@ -59,9 +59,13 @@ bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route)
 	struct dst_entry *dst;
 
 	fib6_rules_early_flow_dissect(p->net, p->skb, &fl6, &flkeys);
+	/* Borrowed, as ip6_route_input() borrows it: valid under the RCU
+	 * read section the hook runs in, which the stack's use of it
+	 * (seg6x_route_attach()) stays inside.
+	 */
 	dst = ip6_route_input_lookup(p->net, p->skb->dev, &fl6, p->skb,
-				     RT6_LOOKUP_F_HAS_SADDR);
-	dst_release(p->route);
+				     RT6_LOOKUP_F_HAS_SADDR |
+				     RT6_LOOKUP_F_DST_NOREF);
 	p->route = dst;
 	p->route_daddr = ip6h->daddr;
 	p->route_proto = ip6h->nexthdr;
@@ -89,8 +93,7 @@ void seg6x_route_attach(struct seg6x_pkt *p)
 	    p->route_proto != IPPROTO_ICMPV6 &&
 	    ipv6_addr_equal(&p->route_daddr, &ip6h->daddr) &&
 	    !netif_is_l3_slave(skb->dev)) {
-		skb_dst_set(skb, p->route);
-		p->route = NULL;
+		skb_dst_set_noref(skb, p->route);
 	}
 	seg6x_route_release(p);
 }
@@ -234,7 +237,18 @@ enum seg6x_verdict seg6x_nosrh_checks(struct seg6x_pkt *p)
  */
 bool seg6x_next_segment_ok(const struct in6_addr *a)
 {
-	int type = ipv6_addr_type(a);
+	__be32 top = a->s6_addr32[0];
+	int type;
+
+	/* Global unicast (2000::/3 to c000::/3) and ULAs (fc00::/7), the
+	 * segments of every real network, without the full classification.
+	 */
+	if (((top & htonl(0xe0000000)) != 0 &&
+	     (top & htonl(0xe0000000)) != htonl(0xe0000000)) ||
+	    (top & htonl(0xfe000000)) == htonl(0xfc000000))
+		return true;
+
+	type = ipv6_addr_type(a);
 
 	return !(type & (IPV6_ADDR_MULTICAST | IPV6_ADDR_LOOPBACK |
 			 IPV6_ADDR_LINKLOCAL | IPV6_ADDR_MAPPED)) &&

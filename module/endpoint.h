@@ -49,7 +49,7 @@ struct seg6x_pkt {
 	bool silent;		/* with SEG6X_DROP: no ICMPv6 error */
 	u8 icmp_code;		/* with SEG6X_DROP and icmp_pointer */
 	u32 icmp_pointer;	/* with SEG6X_DROP: Parameter Problem, if set */
-	struct dst_entry *route;	/* held: seg6x_is_local()'s last answer */
+	struct dst_entry *route;	/* borrowed: seg6x_is_local()'s answer */
 	struct in6_addr route_daddr;	/* the destination it is for */
 	u8 route_proto;		/* and the Next Header it was asked with */
 };
@@ -100,9 +100,9 @@ bool seg6x_is_local(struct seg6x_pkt *p, bool *no_route);
 /* Hand the kept route to the stack if it is still the packet's route. */
 void seg6x_route_attach(struct seg6x_pkt *p);
 
+/* Forget the kept route (borrowed: no reference to drop). */
 static inline void seg6x_route_release(struct seg6x_pkt *p)
 {
-	dst_release(p->route);
 	p->route = NULL;
 }
 
