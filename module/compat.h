@@ -50,6 +50,105 @@ static inline void seg6x_route_input(struct sk_buff *skb)
 #include <crypto/algapi.h>
 #endif
 
+/*
+ * HMAC-SHA256 from lib/crypto, with the key prepared once: the SHA-256
+ * states after the key's inner and outer pad blocks (RFC 2104), so that a
+ * packet costs two compressions (one for short HMAC texts), none of them
+ * re-keying. 6.17 and later provide it (hmac_sha256_*); before, it is
+ * built here on the exported sha256_update()/sha256_final().
+ */
+#include <crypto/sha2.h>
+#ifdef SEG6X_HAVE_LIB_HMAC_SHA256
+struct seg6x_hmac_sha256_key {
+	struct hmac_sha256_key k;
+};
+
+struct seg6x_hmac_sha256_ctx {
+	struct hmac_sha256_ctx c;
+};
+
+static inline void
+seg6x_hmac_sha256_preparekey(struct seg6x_hmac_sha256_key *key,
+			     const u8 *raw, unsigned int len)
+{
+	hmac_sha256_preparekey(&key->k, raw, len);
+}
+
+static inline void seg6x_hmac_sha256_init(struct seg6x_hmac_sha256_ctx *ctx,
+					  const struct seg6x_hmac_sha256_key *key)
+{
+	hmac_sha256_init(&ctx->c, &key->k);
+}
+
+static inline void seg6x_hmac_sha256_update(struct seg6x_hmac_sha256_ctx *ctx,
+					    const void *data, unsigned int len)
+{
+	hmac_sha256_update(&ctx->c, data, len);
+}
+
+static inline void seg6x_hmac_sha256_final(struct seg6x_hmac_sha256_ctx *ctx,
+					   u8 out[SHA256_DIGEST_SIZE])
+{
+	hmac_sha256_final(&ctx->c, out);
+}
+#else
+struct seg6x_hmac_sha256_key {
+	struct sha256_state istate;	/* after (key ^ ipad) */
+	struct sha256_state ostate;	/* after (key ^ opad) */
+};
+
+struct seg6x_hmac_sha256_ctx {
+	struct sha256_state s;
+	const struct seg6x_hmac_sha256_key *key;
+};
+
+static inline void
+seg6x_hmac_sha256_preparekey(struct seg6x_hmac_sha256_key *key,
+			     const u8 *raw, unsigned int len)
+{
+	u8 block[SHA256_BLOCK_SIZE] = {};
+	unsigned int i;
+
+	/* Keys longer than a block (hashed first) are refused by hmac.c. */
+	memcpy(block, raw, min_t(unsigned int, len, SHA256_BLOCK_SIZE));
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		block[i] ^= 0x36;
+	sha256_init(&key->istate);
+	sha256_update(&key->istate, block, SHA256_BLOCK_SIZE);
+	for (i = 0; i < SHA256_BLOCK_SIZE; i++)
+		block[i] ^= 0x36 ^ 0x5c;
+	sha256_init(&key->ostate);
+	sha256_update(&key->ostate, block, SHA256_BLOCK_SIZE);
+	memzero_explicit(block, sizeof(block));
+}
+
+static inline void seg6x_hmac_sha256_init(struct seg6x_hmac_sha256_ctx *ctx,
+					  const struct seg6x_hmac_sha256_key *key)
+{
+	ctx->s = key->istate;
+	ctx->key = key;
+}
+
+static inline void seg6x_hmac_sha256_update(struct seg6x_hmac_sha256_ctx *ctx,
+					    const void *data, unsigned int len)
+{
+	sha256_update(&ctx->s, data, len);
+}
+
+/* sha256_final() zeroes the state it is given. */
+static inline void seg6x_hmac_sha256_final(struct seg6x_hmac_sha256_ctx *ctx,
+					   u8 out[SHA256_DIGEST_SIZE])
+{
+	u8 inner[SHA256_DIGEST_SIZE];
+
+	sha256_final(&ctx->s, inner);
+	ctx->s = ctx->key->ostate;
+	sha256_update(&ctx->s, inner, sizeof(inner));
+	sha256_final(&ctx->s, out);
+	memzero_explicit(inner, sizeof(inner));
+}
+#endif
+
 /* GSO helpers (skb_gso_validate_network_len) moved to net/gso.h in 6.4. */
 #ifdef SEG6X_HAVE_NET_GSO_H
 #include <net/gso.h>

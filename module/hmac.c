@@ -2,13 +2,15 @@
 /*
  * hmac.c - HMAC keyring and computation.
  *
- * Each key owns a crypto_shash transform that is keyed once, when the key
- * is set: the HMAC inner/outer pads are precomputed there, so packets
- * never re-key (the original seg6 re-keyed per packet, which dominated its
- * HMAC cost). A keyed shash transform is read-only once set and may be
- * used by many CPUs at once; per-packet state lives in an on-stack
- * descriptor. The secret itself is not kept: only the transform holds
- * (derived) key material, and the crypto layer zeroes it when freed.
+ * Keys are prepared once, when they are set: the HMAC inner and outer
+ * pads are hashed there, so packets never re-key (the original seg6
+ * re-keyed per packet, which dominated its HMAC cost). HMAC-SHA256 keys
+ * are SHA-256 states for lib/crypto (compat.h), used directly: the
+ * crypto API's indirections cost as much as a compression on texts this
+ * short. HMAC-SHA1 keys own a keyed crypto_shash transform. Either is
+ * read-only once set and may be used by many CPUs at once; per-packet
+ * state lives on the stack. The secret itself is not kept, only the
+ * derived states, which are zeroed when the key is freed.
  *
  * Keys are published in an xarray and looked up under RCU. Replacing or
  * deleting a key frees the old transform after a grace period, from a
@@ -25,7 +27,8 @@
 struct seg6x_hmac_key {
 	u32 keyid;
 	u8 algo;
-	struct crypto_shash *tfm;
+	struct crypto_shash *tfm;	/* SHA-1 */
+	struct seg6x_hmac_sha256_key sha256;
 	struct rcu_work free_work;
 };
 
@@ -39,7 +42,7 @@ static void seg6x_hmac_key_free(struct seg6x_hmac_key *key)
 	if (!key)
 		return;
 	crypto_free_shash(key->tfm);
-	kfree(key);
+	kfree_sensitive(key);
 }
 
 static void seg6x_hmac_key_free_work(struct work_struct *work)
@@ -70,6 +73,26 @@ static unsigned int seg6x_hmac_count(struct seg6x_net *sn)
 	return n;
 }
 
+/* A keyed transform for the crypto API's HMAC (SHA-1). */
+static int seg6x_hmac_tfm_new(struct seg6x_hmac_key *key, const u8 *secret,
+			      unsigned int len)
+{
+	struct crypto_shash *tfm;
+	int err;
+
+	tfm = crypto_alloc_shash(seg6x_hmac_algo_name[key->algo], 0, 0);
+	if (IS_ERR(tfm))
+		return PTR_ERR(tfm);
+	err = crypto_shash_digestsize(tfm) > SEG6X_HMAC_FIELD_LEN ? -EINVAL :
+	      crypto_shash_setkey(tfm, secret, len);
+	if (err) {
+		crypto_free_shash(tfm);
+		return err;
+	}
+	key->tfm = tfm;
+	return 0;
+}
+
 int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 		   const u8 *secret, unsigned int len)
 {
@@ -89,19 +112,15 @@ int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 	key->keyid = keyid;
 	key->algo = algo;
 
-	key->tfm = crypto_alloc_shash(seg6x_hmac_algo_name[algo], 0, 0);
-	if (IS_ERR(key->tfm)) {
-		err = PTR_ERR(key->tfm);
-		key->tfm = NULL;
-		goto err_free;
+	/* A secret fits one hash block: never hashed first (RFC 2104 2). */
+	BUILD_BUG_ON(SEG6X_HMAC_SECRET_MAX > SHA256_BLOCK_SIZE);
+	if (algo == SEG6X_HMAC_ALGO_SHA256) {
+		seg6x_hmac_sha256_preparekey(&key->sha256, secret, len);
+	} else {
+		err = seg6x_hmac_tfm_new(key, secret, len);
+		if (err)
+			goto err_free;
 	}
-	if (crypto_shash_digestsize(key->tfm) > SEG6X_HMAC_FIELD_LEN) {
-		err = -EINVAL;
-		goto err_free;
-	}
-	err = crypto_shash_setkey(key->tfm, secret, len);
-	if (err)
-		goto err_free;
 
 	old = xa_store(&sn->hmac_keys, keyid, key, GFP_KERNEL_ACCOUNT);
 	if (xa_is_err(old)) {
@@ -191,38 +210,74 @@ bool seg6x_hmac_exists(struct seg6x_net *sn, u32 keyid)
 }
 
 /*
- * HMAC text, as the in-tree seg6 builds it: source address, Last Entry,
- * the flags byte, the key id (big endian) and the segment list in wire
- * order. Fed to the hash piece by piece: no per-packet buffer.
+ * HMAC text, as the in-tree seg6 builds it (RFC 8754 2.1.2.1): source
+ * address, Last Entry, the flags byte, the key id (big endian), then the
+ * segment list in wire order, hashed where it is: no per-packet buffer.
  */
+struct seg6x_hmac_head {
+	struct in6_addr saddr;
+	u8 last_entry;
+	u8 flags;
+	__be32 keyid;
+} __packed;
+
+static int seg6x_hmac_shash(struct crypto_shash *tfm,
+			    const struct seg6x_hmac_head *head,
+			    const void *segs, unsigned int len,
+			    u8 out[SEG6X_HMAC_FIELD_LEN])
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	int err;
+
+	memset(out, 0, SEG6X_HMAC_FIELD_LEN);	/* SHA-1 fills 20 bytes */
+	desc->tfm = tfm;
+	err = crypto_shash_init(desc) ?:
+	      crypto_shash_update(desc, (const u8 *)head, sizeof(*head)) ?:
+	      crypto_shash_update(desc, segs, len) ?:
+	      crypto_shash_final(desc, out);
+	shash_desc_zero(desc);
+	return err;
+}
+
+static void seg6x_hmac_sha256(const struct seg6x_hmac_sha256_key *key,
+			      const struct seg6x_hmac_head *head,
+			      const void *segs, unsigned int len,
+			      u8 out[SEG6X_HMAC_FIELD_LEN])
+{
+	struct seg6x_hmac_sha256_ctx ctx;
+
+	BUILD_BUG_ON(SHA256_DIGEST_SIZE != SEG6X_HMAC_FIELD_LEN);
+	seg6x_hmac_sha256_init(&ctx, key);
+	seg6x_hmac_sha256_update(&ctx, head, sizeof(*head));
+	seg6x_hmac_sha256_update(&ctx, segs, len);
+	seg6x_hmac_sha256_final(&ctx, out);
+}
+
 int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 		       const struct in6_addr *saddr,
 		       const struct ipv6_sr_hdr *srh,
 		       u8 out[SEG6X_HMAC_FIELD_LEN])
 {
+	unsigned int len = (srh->first_segment + 1) * sizeof(struct in6_addr);
+	struct seg6x_hmac_head head = {
+		.saddr = *saddr,
+		.last_entry = srh->first_segment,
+		.flags = srh->flags,
+		.keyid = cpu_to_be32(keyid),
+	};
 	struct seg6x_hmac_key *key;
-	__be32 be_keyid = cpu_to_be32(keyid);
-	int err = -ENOKEY;
-
-	memset(out, 0, SEG6X_HMAC_FIELD_LEN);
+	int err = 0;
 
 	rcu_read_lock();
 	key = xa_load(&sn->hmac_keys, keyid);
-	if (key) {
-		SHASH_DESC_ON_STACK(desc, key->tfm);
-
-		desc->tfm = key->tfm;
-		err = crypto_shash_init(desc) ?:
-		      crypto_shash_update(desc, (const u8 *)saddr, 16) ?:
-		      crypto_shash_update(desc, &srh->first_segment, 1) ?:
-		      crypto_shash_update(desc, &srh->flags, 1) ?:
-		      crypto_shash_update(desc, (const u8 *)&be_keyid, 4) ?:
-		      crypto_shash_update(desc, (const u8 *)srh->segments,
-					  (srh->first_segment + 1) *
-					  sizeof(struct in6_addr)) ?:
-		      crypto_shash_final(desc, out);
-		shash_desc_zero(desc);
-	}
+	if (!key)
+		err = -ENOKEY;
+	else if (key->algo == SEG6X_HMAC_ALGO_SHA256)
+		seg6x_hmac_sha256(&key->sha256, &head, srh->segments, len, out);
+	else
+		err = seg6x_hmac_shash(key->tfm, &head, srh->segments, len, out);
 	rcu_read_unlock();
+	if (err)
+		memset(out, 0, SEG6X_HMAC_FIELD_LEN);
 	return err;
 }
