@@ -38,16 +38,15 @@ static bool seg6x_sk_may_sign(const struct sock *sk, struct net *net)
 	       file_ns_capable(sock->file, net->user_ns, CAP_NET_ADMIN);
 }
 
-static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
-				      const struct nf_hook_state *state)
+static noinline unsigned int seg6x_sock_sign(struct sk_buff *skb,
+					     const struct nf_hook_state *state)
 {
-	struct seg6x_net *sn = seg6x_pernet(state->net);
 	unsigned int srh_off, nh_off, srhlen;
 	struct ipv6_sr_hdr *srh;
 	struct sr6_tlv_hmac *tlv;
+	struct seg6x_net *sn;
 	u32 keyid;
 
-	/* Locally generated packets only (forwarded ones have no socket). */
 	if (!seg6x_sk_may_sign(skb_to_full_sk(skb), state->net) ||
 	    seg6x_srh_find(skb, &srh_off, &nh_off))
 		return NF_ACCEPT;
@@ -61,6 +60,7 @@ static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
 	if (!tlv)
 		return NF_ACCEPT;
 	keyid = be32_to_cpu(tlv->hmackeyid);
+	sn = seg6x_pernet(state->net);
 	if (!seg6x_hmac_exists(sn, keyid))
 		return NF_ACCEPT;
 
@@ -79,6 +79,17 @@ static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
 	}
 	seg6x_stats_inc(&sn->stats, SEG6X_STAT_HMAC_SIGNED);
 	return NF_ACCEPT;
+}
+
+/*
+ * Locally generated packets only: forwarded ones, the bulk of what a
+ * router sends, have no socket and leave before any of seg6x_sock_sign()'s
+ * setup.
+ */
+static unsigned int seg6x_sock_sign_hook(void *priv, struct sk_buff *skb,
+					 const struct nf_hook_state *state)
+{
+	return skb->sk ? seg6x_sock_sign(skb, state) : NF_ACCEPT;
 }
 
 static const struct nf_hook_ops seg6x_sock_sign_ops[] = {
