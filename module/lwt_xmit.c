@@ -61,6 +61,22 @@ static unsigned int seg6x_room(const struct seg6x_lwt *sl,
 	return mtu > sl->he.overhead ? mtu - sl->he.overhead : 0;
 }
 
+/*
+ * Does the packet fit the route towards @next whatever its MTU, which
+ * saves looking it up? An IPv6 link's MTU is at least 1280 bytes (RFC
+ * 8200 5; IPv6 is off on narrower devices, and path MTU updates are
+ * clamped to it): only a route's own MTU metric (or another
+ * encapsulation's headroom) can say less, and then the full check runs.
+ */
+static bool seg6x_fits_any_path(const struct sk_buff *skb,
+				const struct seg6x_lwt *sl,
+				const struct dst_entry *next)
+{
+	return !skb_is_gso(skb) &&
+	       skb->len + sl->he.overhead <= IPV6_MIN_MTU &&
+	       !dst_metric_raw(next, RTAX_MTU) && !next->lwtstate;
+}
+
 static bool seg6x_fits(const struct sk_buff *skb, unsigned int room)
 {
 	return skb_is_gso(skb) ? skb_gso_validate_network_len(skb, room) :
@@ -240,6 +256,8 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 		seg6x_cache_set(&sl->cache_in, next, &in6addr_any);
 	}
 
+	if (seg6x_fits_any_path(skb, sl, next))
+		goto push;
 	room = seg6x_room(sl, next);
 	if (may_frag && seg6x_v4_may_frag(skb) && !seg6x_fits(skb, room)) {
 		dst_release(next);
@@ -253,6 +271,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 		goto drop;
 	}
 
+push:
 	err = seg6x_lwt_push(sn, skb, sl, orig->dev, next);
 	if (err) {
 		dst_release(next);

@@ -92,6 +92,32 @@ def test_ipv6_below_minimum_mtu_fragments_the_outer_packet(chain):
     assert stats(c.ns["R3"])["decap"] == 1
 
 
+def test_route_mtu_below_the_minimum_fragments_small_packets(chain):
+    """A packet that fits 1280 bytes once encapsulated fits any IPv6 link,
+    so seg6x skips the MTU lookup for it, but not when the route to the
+    first segment carries an MTU of its own: below 1280 bytes (ip route
+    accepts one), the outer packet is fragmented, not dropped."""
+    c = chain
+    enable(c, "R2", "R3")
+    narrow_first_segment(c, 1000)
+    ctl("route", "add", f"{B6}/128", "mode", "encap", "segs", SEGS2,
+        "dev", c.iface("R1", "R2"), "via", addr6(2, "R2"), ns=c.ns["R1"])
+    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
+    tap = outer_frames_r1_r2(c)
+    data = os.urandom(1100 - 40 - 8)            # 1180 bytes encapsulated
+    Tap(c.ns["A"], c.iface("A", "R1")).send(
+        Ether(dst=mac(1, 1), src=mac(1, 0)) /
+        IPv6(src=A_SRC, dst=B6) / UDP(sport=4000, dport=PORT) / Raw(data))
+    assert rx.recvfrom(4096)[0] == data
+
+    def srh_then_fragment(f):     # the Fragment header follows the SRH
+        h = eth_ipv6(f) or {}
+        return h.get("nh") == NH_ROUTING and h["payload"][:1] == b"\x2c"
+    first = tap.collect(srh_then_fragment, incoming_only=True)
+    assert len(first) == 1 and len(first[0]) - 14 <= 1000
+    assert stats(c.ns["R1"])["encap"] == 1
+
+
 def test_routes_through_each_other_drop_and_do_not_pin(chain):
     """Two seg6x routes whose first segments route through each other:
     dropped as unroutable, and the module still unloads afterwards."""
