@@ -240,7 +240,7 @@ static int seg6x_lwt_xmit_in(struct sk_buff *skb, bool may_frag)
 	struct dst_entry *orig = skb_dst(skb);
 	struct seg6x_lwt *sl = seg6x_lwt(orig->lwtstate);
 	struct net *net = dev_net(skb->dev);
-	struct seg6x_net *sn = seg6x_pernet(net);
+	struct seg6x_net *sn = seg6x_pernet_rcu(net);	/* receive path */
 	struct dst_entry *next;
 	unsigned int room;
 	int err = -ENETUNREACH;

@@ -73,6 +73,16 @@ int seg6x_pernet_register(void);
 
 void seg6x_pernet_unregister(void);
 
+/*
+ * The same from inside an RCU read-side section, which the receive path
+ * holds: net_generic() without a read section of its own, which would
+ * cost a packet more than the lookup itself.
+ */
+static inline struct seg6x_net *seg6x_pernet_rcu(const struct net *net)
+{
+	return rcu_dereference(net->gen)->ptr[seg6x_net_id];
+}
+
 /* Tunnel source: copy out under RCU (inline: once per encapsulation). */
 static inline void seg6x_tunsrc_get(struct seg6x_net *sn,
 				    struct in6_addr *out)
