@@ -125,6 +125,21 @@ static int seg6x_inner_fields(struct sk_buff *skb, struct seg6x_inner *in)
 	return 0;
 }
 
+/*
+ * Without GSO or a checksum still to compute (CHECKSUM_PARTIAL),
+ * iptunnel_handle_offloads() only marks the packet's checksum as not
+ * verified and the packet as not encapsulated (for the offloads): done
+ * here without the call for that case, a router's common one.
+ */
+static int seg6x_encap_offloads(struct sk_buff *skb)
+{
+	if (skb_is_gso(skb) || skb->ip_summed == CHECKSUM_PARTIAL)
+		return iptunnel_handle_offloads(skb, SKB_GSO_IPXIP6);
+	skb->ip_summed = CHECKSUM_NONE;
+	skb->encapsulation = 0;
+	return 0;
+}
+
 /* H.Encaps and H.Encaps.Red: push an outer IPv6 header (and SRH). */
 static int seg6x_push_encap(struct seg6x_net *sn, struct sk_buff *skb,
 			    const struct seg6x_headend *h,
@@ -136,7 +151,7 @@ static int seg6x_push_encap(struct seg6x_net *sn, struct sk_buff *skb,
 
 	err = seg6x_inner_fields(skb, &in);
 	if (!err)
-		err = iptunnel_handle_offloads(skb, SKB_GSO_IPXIP6);
+		err = seg6x_encap_offloads(skb);
 	if (!err)
 		err = skb_cow_head(skb, h->overhead + extra);
 	if (err)
