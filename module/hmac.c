@@ -127,6 +127,7 @@ int seg6x_hmac_set(struct seg6x_net *sn, u32 keyid, u8 algo,
 		err = xa_err(old);
 		goto err_free;
 	}
+	rcu_assign_pointer(sn->hmac_recent, key);
 	if (old)
 		seg6x_hmac_key_free_rcu(old);
 	return 0;
@@ -143,6 +144,8 @@ int seg6x_hmac_del(struct seg6x_net *sn, u32 keyid)
 	old = xa_erase(&sn->hmac_keys, keyid);
 	if (!old)
 		return -ENOENT;
+	if (rcu_access_pointer(sn->hmac_recent) == old)
+		RCU_INIT_POINTER(sn->hmac_recent, NULL);
 	seg6x_hmac_key_free_rcu(old);
 	return 0;
 }
@@ -253,6 +256,22 @@ static void seg6x_hmac_sha256(const struct seg6x_hmac_sha256_key *key,
 	seg6x_hmac_sha256_final(&ctx, out);
 }
 
+/*
+ * Under RCU. Most namespaces sign and verify with one key: the one set
+ * last is tried before the xarray, which costs a walk to a node for any
+ * key id but 0. Only the writer (genl mutex) moves hmac_recent, so
+ * packets never write the shared line; a deleted key leaves it before
+ * its grace period starts.
+ */
+static struct seg6x_hmac_key *seg6x_hmac_find(struct seg6x_net *sn, u32 keyid)
+{
+	struct seg6x_hmac_key *key = rcu_dereference(sn->hmac_recent);
+
+	if (likely(key && key->keyid == keyid))
+		return key;
+	return xa_load(&sn->hmac_keys, keyid);
+}
+
 int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 		       const struct in6_addr *saddr,
 		       const struct ipv6_sr_hdr *srh,
@@ -269,7 +288,7 @@ int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 	int err = 0;
 
 	rcu_read_lock();
-	key = xa_load(&sn->hmac_keys, keyid);
+	key = seg6x_hmac_find(sn, keyid);
 	if (!key)
 		err = -ENOKEY;
 	else if (key->algo == SEG6X_HMAC_ALGO_SHA256)

@@ -22,6 +22,8 @@ struct seg6x_tunsrc {
 	struct rcu_head rcu;
 };
 
+struct seg6x_hmac_key;
+
 struct seg6x_net {
 	/* Tunnel source; :: means "pick one on the outgoing interface".
 	 * Readers: RCU (LWT fast path). Writers: the genl mutex.
@@ -42,6 +44,8 @@ struct seg6x_net {
 
 	/* key id -> struct seg6x_hmac_key * (hmac.c). RCU readers. */
 	struct xarray hmac_keys;
+	/* The key set last, found without the xarray walk (hmac.c). */
+	struct seg6x_hmac_key __rcu *hmac_recent;
 
 	struct seg6x_stats stats;
 

@@ -99,6 +99,28 @@ def test_valid_hmac_accepted(hm, keyid, algo, secret):
     assert stats(c.ns["R3"])["hmac_verified"] == 1
 
 
+def test_keys_found_after_sets_and_deletes(hm):
+    """The key set last is looked up first: the others must still be
+    found, a deleted one never again, a replaced one only with its new
+    secret."""
+    c = hm                                      # 7 (sha256), then 8 (sha1)
+    rx = udp_socket(c.ns["B"], socket.AF_INET6, B6, PORT)
+    for n in ("R2", "R3"):
+        ctl("hmac", "del", "8", ns=c.ns[n])
+    send(c, signed_srh(SEGS, 1, NH_IPV6, A_SRC, 8, "sha1", OTHER))
+    assert wait_until(lambda: stats(c.ns["R2"])["drop"]["hmac_nokey"] == 1)
+    send(c, signed_srh(SEGS, 1, NH_IPV6, A_SRC, 7, "sha256", SECRET), b"7")
+    assert rx.recvfrom(2048)[0] == b"7"
+    for n in ("R2", "R3"):
+        set_key(c.ns[n], 7, "sha256", OTHER)
+    send(c, signed_srh(SEGS, 1, NH_IPV6, A_SRC, 7, "sha256", SECRET))
+    assert wait_until(
+        lambda: stats(c.ns["R2"])["drop"]["hmac_invalid"] == 1)
+    send(c, signed_srh(SEGS, 1, NH_IPV6, A_SRC, 7, "sha256", OTHER), b"new")
+    assert rx.recvfrom(2048)[0] == b"new"
+    assert stats(c.ns["R3"])["hmac_verified"] == 2
+
+
 def _flip_segment(text):
     return text[:-1] + bytes([text[-1] ^ 1])
 
