@@ -82,11 +82,13 @@ static void seg6x_pick_saddr(struct seg6x_net *sn, struct net *net,
 				   saddr);
 }
 
+/* The template's HMAC TLV is its last (seg6x_srh_build()): no search. */
 static int seg6x_sign(struct seg6x_net *sn, const struct seg6x_headend *h,
 		      const struct in6_addr *saddr, struct ipv6_sr_hdr *srh)
 {
-	if (seg6x_hmac_compute(sn, h->keyid, saddr, srh,
-			       seg6x_srh_hmac_tlv(srh)->hmac))
+	struct sr6_tlv_hmac *tlv = (void *)srh + h->srh_len - sizeof(*tlv);
+
+	if (seg6x_hmac_compute(sn, h->keyid, saddr, srh, tlv->hmac))
 		return -ENOKEY;
 	seg6x_stats_inc(&sn->stats, SEG6X_STAT_HMAC_SIGNED);
 	return 0;
