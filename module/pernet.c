@@ -78,3 +78,24 @@ void seg6x_pernet_unregister(void)
 {
 	unregister_pernet_subsys(&seg6x_net_ops);
 }
+
+int seg6x_subsys_register(struct pernet_operations *ops,
+			  struct notifier_block *netdev_nb)
+{
+	int err;
+
+	err = register_pernet_subsys(ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(netdev_nb);
+	if (err)
+		unregister_pernet_subsys(ops);
+	return err;
+}
+
+void seg6x_subsys_unregister(struct pernet_operations *ops,
+			     struct notifier_block *netdev_nb)
+{
+	unregister_netdevice_notifier(netdev_nb);
+	unregister_pernet_subsys(ops);
+}

@@ -73,10 +73,6 @@ static inline struct seg6x_net *seg6x_pernet(const struct net *net)
 	return net_generic(net, seg6x_net_id);
 }
 
-int seg6x_pernet_register(void);
-
-void seg6x_pernet_unregister(void);
-
 /*
  * The same from inside an RCU read-side section, which the receive path
  * holds: net_generic() without a read section of its own, which would
@@ -86,6 +82,20 @@ static inline struct seg6x_net *seg6x_pernet_rcu(const struct net *net)
 {
 	return rcu_dereference(net->gen)->ptr[seg6x_net_id];
 }
+
+int seg6x_pernet_register(void);
+
+void seg6x_pernet_unregister(void);
+
+/*
+ * A subsystem's per-namespace state and the netdevice notifier that
+ * forgets its per-interface entries, registered together (in that order,
+ * and undone in the reverse one).
+ */
+int seg6x_subsys_register(struct pernet_operations *ops,
+			  struct notifier_block *netdev_nb);
+void seg6x_subsys_unregister(struct pernet_operations *ops,
+			     struct notifier_block *netdev_nb);
 
 /* Tunnel source: copy out under RCU (inline: once per encapsulation). */
 static inline void seg6x_tunsrc_get(struct seg6x_net *sn,

@@ -111,19 +111,10 @@ static struct notifier_block seg6x_netdev_nb = {
 
 int seg6x_policy_register(void)
 {
-	int err;
-
-	err = register_pernet_subsys(&seg6x_policy_net_ops);
-	if (err)
-		return err;
-	err = register_netdevice_notifier(&seg6x_netdev_nb);
-	if (err)
-		unregister_pernet_subsys(&seg6x_policy_net_ops);
-	return err;
+	return seg6x_subsys_register(&seg6x_policy_net_ops, &seg6x_netdev_nb);
 }
 
 void seg6x_policy_unregister(void)
 {
-	unregister_netdevice_notifier(&seg6x_netdev_nb);
-	unregister_pernet_subsys(&seg6x_policy_net_ops);
+	seg6x_subsys_unregister(&seg6x_policy_net_ops, &seg6x_netdev_nb);
 }

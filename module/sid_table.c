@@ -250,21 +250,12 @@ static struct pernet_operations seg6x_sid_net_ops = {
 
 int seg6x_sid_register(void)
 {
-	int err;
-
-	err = register_pernet_subsys(&seg6x_sid_net_ops);
-	if (err)
-		return err;
-	err = register_netdevice_notifier(&seg6x_sid_notifier);
-	if (err)
-		unregister_pernet_subsys(&seg6x_sid_net_ops);
-	return err;
+	return seg6x_subsys_register(&seg6x_sid_net_ops, &seg6x_sid_notifier);
 }
 
 void seg6x_sid_unregister(void)
 {
-	unregister_netdevice_notifier(&seg6x_sid_notifier);
-	unregister_pernet_subsys(&seg6x_sid_net_ops);
+	seg6x_subsys_unregister(&seg6x_sid_net_ops, &seg6x_sid_notifier);
 	/* SIDs deleted before unload are freed by RCU callbacks. */
 	rcu_barrier();
 }
