@@ -869,6 +869,16 @@ static void test_behavior_names(void **state)
 	assert_int_equal(ctl_behavior_lookup("end.x"), -1);
 	assert_int_equal(ctl_behavior_lookup("End.B6"), -1);
 	assert_int_equal(ctl_behavior_lookup(""), -1);
+
+	/* seg6ctl sid help names every behaviour of the list (bash
+	 * completion offers what it names).
+	 */
+	for (b = 1; b <= SEG6X_BEHAVIOR_MAX; b++) {
+		char word[48];
+
+		snprintf(word, sizeof(word), " %s ", ctl_behavior_name(b));
+		assert_non_null(strstr(sid_object.usage, word));
+	}
 }
 
 /* seg6ctl sid: what add and replace send, usage errors, show's output. */
