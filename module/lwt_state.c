@@ -127,12 +127,18 @@ static struct lwtunnel_state *seg6x_lwt_alloc(const struct seg6x_lwt_cfg *c)
 	seg6x_headend_init(&sl->he, c->mode, c->segs, c->nsegs, c->keyid,
 			   sl->data);
 
-	sl->pcpu = seg6x_counters_alloc(GFP_ATOMIC);
+	/*
+	 * Routes and next hops are built from netlink requests, under RTNL
+	 * in process context (seg6local allocates its per-CPU counters
+	 * with GFP_KERNEL here too): atomic per-CPU allocations would draw
+	 * on a small pool that a large batch of routes can run dry.
+	 */
+	sl->pcpu = seg6x_counters_alloc(GFP_KERNEL);
 	if (!sl->pcpu)
 		goto err_free;
-	if (dst_cache_init(&sl->cache_in, GFP_ATOMIC))
+	if (dst_cache_init(&sl->cache_in, GFP_KERNEL))
 		goto err_pcpu;
-	if (dst_cache_init(&sl->cache_out, GFP_ATOMIC))
+	if (dst_cache_init(&sl->cache_out, GFP_KERNEL))
 		goto err_cache_in;
 
 	lws->type = seg6x_lwt_type;
