@@ -173,7 +173,11 @@ static int seg6x_push_encap(struct seg6x_net *sn, struct sk_buff *skb,
 	if (h->srh) {
 		struct ipv6_sr_hdr *srh = (struct ipv6_sr_hdr *)(hdr + 1);
 
-		memcpy(srh, h->srh, h->srh_len);
+		/* (Hdr Ext Len + 1) * 8, as the SRH says, not srh_len: the
+		 * compiler copies a known multiple of 8 inline, the in-tree
+		 * seg6's way.
+		 */
+		memcpy(srh, h->srh, (h->srh->hdrlen + 1) << 3);
 		srh->nexthdr = in.proto;
 		if (h->keyid) {
 			err = seg6x_sign(sn, h, &hdr->saddr, srh);
@@ -210,7 +214,10 @@ static unsigned int seg6x_insert_offset(struct sk_buff *skb)
 static int seg6x_push_insert(struct seg6x_net *sn, struct sk_buff *skb,
 			     const struct seg6x_headend *h, unsigned int extra)
 {
-	unsigned int srhlen = h->srh_len, hlen;
+	/* As the SRH says, not srh_len: a known multiple of 8 is copied
+	 * inline (see seg6x_push_encap()).
+	 */
+	unsigned int srhlen = (h->srh->hdrlen + 1) << 3, hlen;
 	struct ipv6_sr_hdr *srh;
 	struct ipv6hdr *hdr;
 	u8 *nexthdr;
