@@ -287,7 +287,6 @@ int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 	struct seg6x_hmac_key *key;
 	int err = 0;
 
-	rcu_read_lock();
 	key = seg6x_hmac_find(sn, keyid);
 	if (!key)
 		err = -ENOKEY;
@@ -295,7 +294,6 @@ int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 		seg6x_hmac_sha256(&key->sha256, &head, srh->segments, len, out);
 	else
 		err = seg6x_hmac_shash(key->tfm, &head, srh->segments, len, out);
-	rcu_read_unlock();
 	if (err)
 		memset(out, 0, SEG6X_HMAC_FIELD_LEN);
 	return err;

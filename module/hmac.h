@@ -30,9 +30,10 @@ bool seg6x_hmac_next(struct seg6x_net *sn, unsigned long *pos, u32 *keyid,
 bool seg6x_hmac_exists(struct seg6x_net *sn, u32 keyid);
 
 /*
- * Fast path, any context. Computes the 32-byte HMAC field of @srh (whose
- * key id is @keyid) for a packet from @saddr. Returns 0, or -ENOKEY when
- * the key is not in the keyring.
+ * Packet path, under rcu_read_lock() (the netfilter hooks' and the LWT
+ * callbacks' own), which keeps the key alive. Computes the 32-byte HMAC
+ * field of @srh (whose key id is @keyid) for a packet from @saddr.
+ * Returns 0, or -ENOKEY when the key is not in the keyring.
  */
 int seg6x_hmac_compute(struct seg6x_net *sn, u32 keyid,
 		       const struct in6_addr *saddr,

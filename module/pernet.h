@@ -97,15 +97,23 @@ int seg6x_subsys_register(struct pernet_operations *ops,
 void seg6x_subsys_unregister(struct pernet_operations *ops,
 			     struct notifier_block *netdev_nb);
 
-/* Tunnel source: copy out under RCU (inline: once per encapsulation). */
+/*
+ * Tunnel source, for the packet path: lwtunnel_input()/lwtunnel_output()
+ * and nf_hook() call seg6x with rcu_read_lock() held, so a read section
+ * of its own (two calls on a preemptible-RCU kernel) would be pure cost.
+ */
+static inline void seg6x_tunsrc_get_rcu(struct seg6x_net *sn,
+					struct in6_addr *out)
+{
+	*out = rcu_dereference(sn->tunsrc)->addr;
+}
+
+/* The same from anywhere (netlink requests). */
 static inline void seg6x_tunsrc_get(struct seg6x_net *sn,
 				    struct in6_addr *out)
 {
-	const struct seg6x_tunsrc *ts;
-
 	rcu_read_lock();
-	ts = rcu_dereference(sn->tunsrc);
-	*out = ts->addr;
+	seg6x_tunsrc_get_rcu(sn, out);
 	rcu_read_unlock();
 }
 

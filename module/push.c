@@ -76,7 +76,7 @@ static void seg6x_pick_saddr(struct seg6x_net *sn, struct net *net,
 			     const struct in6_addr *daddr,
 			     struct in6_addr *saddr)
 {
-	seg6x_tunsrc_get(sn, saddr);
+	seg6x_tunsrc_get_rcu(sn, saddr);
 	if (ipv6_addr_any(saddr))
 		ipv6_dev_get_saddr(net, dev, daddr, IPV6_PREFER_SRC_PUBLIC,
 				   saddr);

@@ -47,6 +47,7 @@ void seg6x_headend_init(struct seg6x_headend *h, enum seg6x_headend_mode mode,
  * of them. The outer source is the namespace's tunnel source or an
  * address of @dev. 0, -ENOMEM, -ENOKEY (the HMAC key is gone) or
  * -EINVAL (a packet the mode cannot take). Counts the HMACs it signs.
+ * Packet path: under rcu_read_lock().
  */
 int seg6x_headend_push(struct seg6x_net *sn, struct sk_buff *skb,
 		       const struct seg6x_headend *h, struct net_device *dev,
