@@ -165,20 +165,15 @@ truncated:
 	return seg6x_drop_silent(p, SEG6X_STAT_DROP_BAD_SRH);
 }
 
-/* Step 3: HMAC, per the interface's require_hmac. */
-static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
+/*
+ * The HMAC TLV of an SRH whose H flag is set. Out of line: its buffer
+ * (and the stack protector that comes with it) is for those packets only.
+ */
+static noinline enum seg6x_verdict seg6x_verify_tlv(struct seg6x_pkt *p,
+						    struct ipv6_sr_hdr *srh)
 {
-	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
 	u8 mac[SEG6X_HMAC_FIELD_LEN];
 	struct sr6_tlv_hmac *tlv;
-
-	if (seg6x_pkt_policy(p)->require_hmac < 0)
-		return SEG6X_GO;
-	if (!(srh->flags & SR6_FLAG1_HMAC)) {
-		if (seg6x_pkt_policy(p)->require_hmac > 0)
-			return seg6x_drop_reason(p, SEG6X_STAT_DROP_HMAC_MISSING);
-		return SEG6X_GO;
-	}
 
 	/* The H flag without a well-formed trailing TLV is a bad HMAC. */
 	tlv = seg6x_srh_hmac_tlv(srh);
@@ -193,6 +188,21 @@ static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
 	p->authenticated = true;
 	seg6x_stats_inc(&p->sn->stats, SEG6X_STAT_HMAC_VERIFIED);
 	return SEG6X_GO;
+}
+
+/* Step 3: HMAC, per the interface's require_hmac. */
+static enum seg6x_verdict seg6x_verify(struct seg6x_pkt *p)
+{
+	struct ipv6_sr_hdr *srh = seg6x_pkt_srh(p);
+
+	if (seg6x_pkt_policy(p)->require_hmac < 0)
+		return SEG6X_GO;
+	if (!(srh->flags & SR6_FLAG1_HMAC)) {
+		if (seg6x_pkt_policy(p)->require_hmac > 0)
+			return seg6x_drop_reason(p, SEG6X_STAT_DROP_HMAC_MISSING);
+		return SEG6X_GO;
+	}
+	return seg6x_verify_tlv(p, srh);
 }
 
 /*

@@ -209,8 +209,14 @@ static int seg6x_lwt_push(struct seg6x_net *sn, struct sk_buff *skb,
 	return err;
 }
 
-static struct dst_entry *seg6x_lookup_in(struct net *net, struct sk_buff *skb,
-					 struct seg6x_lwt *sl)
+/*
+ * Only when the cache is empty: out of line, so that its flow key (and
+ * the stack protector that an on-stack struct brings) stays off the
+ * path of every other packet.
+ */
+static noinline struct dst_entry *seg6x_lookup_in(struct net *net,
+						  struct sk_buff *skb,
+						  struct seg6x_lwt *sl)
 {
 	struct flowi6 fl6 = {
 		.flowi6_iif = skb->dev->ifindex,
@@ -293,6 +299,30 @@ int seg6x_lwt_input(struct sk_buff *skb)
 	return seg6x_lwt_xmit_in(skb, true);
 }
 
+/*
+ * The route for the encapsulated packet, cached if usable. Out of line
+ * for the reason seg6x_lookup_in() is.
+ */
+static noinline struct dst_entry *seg6x_lookup_out(struct net *net,
+						   struct sk_buff *skb,
+						   struct seg6x_lwt *sl)
+{
+	const struct ipv6hdr *hdr = ipv6_hdr(skb);
+	struct flowi6 fl6 = {
+		.daddr = hdr->daddr,
+		.saddr = hdr->saddr,
+		.flowlabel = ip6_flowinfo(hdr),
+		.flowi6_mark = skb->mark,
+		.flowi6_proto = hdr->nexthdr,
+	};
+	struct dst_entry *next;
+
+	next = ip6_route_output(net, NULL, &fl6);
+	if (seg6x_next_usable(next))
+		seg6x_cache_set(&sl->cache_out, next, &fl6.saddr);
+	return next;
+}
+
 int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 {
 	struct dst_entry *orig = skb_dst(skb);
@@ -309,23 +339,12 @@ int seg6x_lwt_output(struct net *net, struct sock *sk, struct sk_buff *skb)
 		goto drop_next;
 
 	if (!next) {
-		const struct ipv6hdr *hdr = ipv6_hdr(skb);
-		struct flowi6 fl6 = {
-			.daddr = hdr->daddr,
-			.saddr = hdr->saddr,
-			.flowlabel = ip6_flowinfo(hdr),
-			.flowi6_mark = skb->mark,
-			.flowi6_proto = hdr->nexthdr,
-		};
-
-		next = ip6_route_output(net, NULL, &fl6);
+		next = seg6x_lookup_out(net, skb, sl);
 		if (!seg6x_next_usable(next)) {
 			seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NO_ROUTE);
 			err = -ENETUNREACH;
 			goto drop_next;
 		}
-		seg6x_cache_set(&sl->cache_out, next, &fl6.saddr);
-
 		err = skb_cow_head(skb, LL_RESERVED_SPACE(next->dev));
 		if (err) {
 			seg6x_drop_count(sn, skb->dev, SEG6X_STAT_DROP_NOMEM);
