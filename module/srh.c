@@ -7,6 +7,50 @@
 
 #include "srh.h"
 
+/*
+ * The first four bytes of the extension header at @off from the network
+ * header: its Next Header, its length and, in a routing header, its type
+ * (every extension header has at least eight). Read in place when they
+ * are in the linear data, as they nearly always are; the copy out of
+ * paged data is out of line, so that the walks below keep no buffer on
+ * the stack (nor the stack protector one brings) for every packet.
+ */
+union seg6x_exthdr_head {
+	struct {
+		u8 nexthdr;
+		u8 hdrlen;
+		u8 type;
+		u8 pad;
+	};
+	u32 word;
+};
+
+/* The copy: the four bytes as a value, or -1 if the packet is shorter. */
+static noinline s64 seg6x_exthdr_copy(const struct sk_buff *skb, int off)
+{
+	u32 word;
+
+	if (skb_copy_bits(skb, off, &word, sizeof(word)))
+		return -1;
+	return word;
+}
+
+static __always_inline bool seg6x_exthdr_peek(const struct sk_buff *skb,
+					      unsigned int off,
+					      union seg6x_exthdr_head *h)
+{
+	int at = skb_network_offset(skb) + off;
+	s64 word;
+
+	if (likely(at >= 0 && at + sizeof(*h) <= skb_headlen(skb))) {
+		memcpy(&h->word, skb->data + at, sizeof(h->word));
+		return true;
+	}
+	word = seg6x_exthdr_copy(skb, at);
+	h->word = word;
+	return word >= 0;
+}
+
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		   unsigned int *nh_off)
 {
@@ -16,8 +60,7 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 	int i;
 
 	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
-		u8 buf[4];
-		const u8 *h;
+		union seg6x_exthdr_head h;
 
 		if (nexthdr == NEXTHDR_FRAGMENT)
 			/* RFC 8200 4.1: a routing header comes first. One
@@ -31,23 +74,21 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		if (nexthdr == NEXTHDR_HOP && i > 0)
 			return -EPROTO;
 
-		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
-				       sizeof(buf), buf);
-		if (!h)
+		if (!seg6x_exthdr_peek(skb, off, &h))
 			return -EPROTO;
 		if (nexthdr == NEXTHDR_ROUTING) {
 			/* Only the first routing header counts (RFC 8200
 			 * 4.4): an SRH behind another type is hidden.
 			 */
-			if (h[2] != SEG6X_SRH_TYPE)
+			if (h.type != SEG6X_SRH_TYPE)
 				return -EPROTO;
 			*srh_off = off;
 			*nh_off = nhoff;
 			return 0;
 		}
 		nhoff = off;		/* Next Header is the first byte */
-		nexthdr = h[0];
-		off += ipv6_optlen((const struct ipv6_opt_hdr *)h);
+		nexthdr = h.nexthdr;
+		off += (h.hdrlen + 1) << 3;
 	}
 	/* Too many option headers to look behind: unknown. */
 	return nexthdr == NEXTHDR_ROUTING || nexthdr == NEXTHDR_HOP ||
@@ -61,22 +102,19 @@ bool seg6x_srh_fragmented(const struct sk_buff *skb)
 	int i;
 
 	for (i = 0; i < SEG6X_MAX_FRAG_WALK; i++) {
-		u8 buf[2];
-		const u8 *h;
+		union seg6x_exthdr_head h;
 
 		if (nexthdr == NEXTHDR_FRAGMENT)
 			return true;
 		if (nexthdr != NEXTHDR_HOP && nexthdr != NEXTHDR_DEST &&
 		    nexthdr != NEXTHDR_ROUTING && nexthdr != NEXTHDR_AUTH)
 			return false;
-		h = skb_header_pointer(skb, skb_network_offset(skb) + off,
-				       sizeof(buf), buf);
-		if (!h)
+		if (!seg6x_exthdr_peek(skb, off, &h))
 			return false;
 		/* AH counts 4-octet units, less two (RFC 4302 2.2). */
-		off += nexthdr == NEXTHDR_AUTH ? (h[1] + 2) << 2
-					       : (h[1] + 1) << 3;
-		nexthdr = h[0];
+		off += nexthdr == NEXTHDR_AUTH ? (h.hdrlen + 2) << 2
+					       : (h.hdrlen + 1) << 3;
+		nexthdr = h.nexthdr;
 	}
 	return false;
 }

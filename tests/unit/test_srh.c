@@ -225,11 +225,15 @@ static void test_build(void **state)
 	check_build(8, true, true);
 }
 
+/* make_skb()'s linear part: 0 (all), or less to go through paged data. */
+static unsigned int linear;
+
 /* An IPv6 header, then @ext (extension headers), in @pkt. */
 static struct sk_buff make_skb(uint8_t *pkt, uint8_t nexthdr,
 			       const uint8_t *ext, size_t ext_len)
 {
-	struct sk_buff skb = { .data = pkt, .len = (unsigned int)(40 + ext_len) };
+	struct sk_buff skb = { .data = pkt, .len = (unsigned int)(40 + ext_len),
+			       .headlen = linear };
 
 	memset(pkt, 0, 40);
 	pkt[0] = 0x60;
@@ -343,6 +347,28 @@ static void test_fragmented(void **state)
 	assert_true(seg6x_srh_fragmented(&skb));
 }
 
+/*
+ * The same walks when only the IPv6 header is linear (the extension
+ * headers in paged data), and when the linear part ends inside one.
+ */
+static void test_find_paged(void **state)
+{
+	linear = 40;
+	test_find(state);
+	linear = 42;
+	test_find(state);
+	linear = 0;
+}
+
+static void test_fragmented_paged(void **state)
+{
+	linear = 40;
+	test_fragmented(state);
+	linear = 42;
+	test_fragmented(state);
+	linear = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_fragmented),
+		cmocka_unit_test(test_find_paged),
+		cmocka_unit_test(test_fragmented_paged),
 	};
 
 	return cmocka_run_group_tests_name("module srh", tests, NULL, NULL);
