@@ -23,6 +23,7 @@
 #include "fpm.h"
 #include "fpm_log.h"
 #include "fpm_state.h"
+#include "fpm_store.h"
 
 #define VRF10_IFINDEX	4	/* vrf10 in the captures; owns table 10 */
 #define MAX_ENTRIES	64
@@ -671,6 +672,65 @@ static void test_fuzz(void **state)
 	}
 }
 
+/*
+ * A stored want gives back the same bytes (routes and SIDs, one segment
+ * and the most), and a one-segment route takes a fraction of the struct.
+ */
+static void check_store(const struct fpm_want *w)
+{
+	struct fpm_stored *s = fpm_store(w);
+	struct fpm_want back;
+
+	assert_non_null(s);
+	assert_int_equal(fpm_stored_kind(s), w->kind);
+	fpm_load(s, &back);
+	assert_int_equal(back.vrftable, w->vrftable);
+	if (w->kind == FPM_WANT_ROUTE)
+		assert_memory_equal(&back.route, &w->route, sizeof(w->route));
+	else
+		assert_memory_equal(&back.sid, &w->sid, sizeof(w->sid));
+	free(s);
+}
+
+static void test_store(void **state)
+{
+	static struct fpm_want w;
+	size_t i;
+
+	(void)state;
+	w.kind = FPM_WANT_ROUTE;
+	w.route.dst.addr.family = AF_INET;
+	w.route.dst.len = 24;
+	w.route.table = 10;
+	w.route.mode = 1;
+	w.route.owner = SEG6X_OWNER_FPMD;
+	w.route.protocol = 186;
+	w.route.nsegs = 1;
+	inet_pton(AF_INET6, "fc00:2::100", &w.route.segs[0]);
+	check_store(&w);
+	for (i = 1; i < SEG6X_MAX_SEGS; i++)
+		w.route.segs[i].s6_addr[15] = (uint8_t)i;
+	w.route.nsegs = SEG6X_MAX_SEGS;
+	check_store(&w);
+
+	memset(&w, 0, sizeof(w));
+	w.kind = FPM_WANT_PENDING;
+	w.vrftable = 10;
+	w.sid.len = 128;
+	w.sid.behavior = 1;
+	w.sid.owner = SEG6X_OWNER_FPMD;
+	w.sid.nsegs = 2;
+	w.sid.segs[1].s6_addr[0] = 0xfc;
+	check_store(&w);
+	w.kind = FPM_WANT_SID;
+	w.sid.vrf = 7;
+	check_store(&w);
+
+	/* Too many segments is not a want fpm_map() makes: refused. */
+	w.sid.nsegs = SEG6X_MAX_SEGS + 1;
+	assert_null(fpm_store(&w));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -684,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_del_new_one_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_segments_hmac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
+		cmocka_unit_test(test_store),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

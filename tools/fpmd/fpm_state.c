@@ -10,6 +10,7 @@
 #include "fpm.h"
 #include "fpm_log.h"
 #include "fpm_state.h"
+#include "fpm_store.h"
 
 #define RT_BUCKETS	4096
 #define NH_BUCKETS	1024
@@ -36,7 +37,7 @@ struct rt_ent {
 	bool has_metric;
 	uint32_t metric;
 	uint32_t nh_id;
-	struct fpm_want *want;	/* NULL: nothing of seg6x's */
+	struct fpm_stored *want;	/* NULL: nothing of seg6x's */
 	bool installed;		/* want was put in the kernel */
 	/*
 	 * Since then the kernel said another route took its place, or
@@ -53,6 +54,20 @@ struct fpm_state {
 	bool unresolved;	/* a route named a next hop not sent yet */
 	struct fpm_msg msg;	/* the message being applied */
 };
+
+/* What @e wants, loaded (into one buffer: valid until the next call). */
+static const struct fpm_want *want_of(const struct rt_ent *e)
+{
+	static struct fpm_want w;
+
+	fpm_load(e->want, &w);
+	return &w;
+}
+
+static bool wants(const struct rt_ent *e, enum fpm_want_kind kind)
+{
+	return e->want && fpm_stored_kind(e->want) == kind;
+}
 
 static uint32_t hash(const void *p, size_t len)
 {
@@ -238,14 +253,26 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 		     const struct fpm_want *w)
 {
 	static const struct fpm_want none = { .kind = FPM_WANT_NONE };
-	struct fpm_want *old = e->want;
+	static struct fpm_want cur;	/* what @e wanted so far */
+	const struct fpm_want *old = NULL;
+	struct fpm_stored *stored = NULL;
 	int err;
 
 	if (!w)
 		w = &none;
+	if (e->want) {
+		fpm_load(e->want, &cur);
+		old = &cur;
+	}
 	/* The same again is nothing to do, unless another route took over. */
 	if (old && e->installed && !e->displaced && same_want(old, w))
 		return;
+	/* Out of memory, the update is not applied: the old one stands. */
+	if (w->kind != FPM_WANT_NONE) {
+		stored = fpm_store(w);
+		if (!stored)
+			return fpm_log(LOG_ERR, "out of memory");
+	}
 	if (old && e->installed && !same_slot(old, w) && e->displaced &&
 	    old->kind == FPM_WANT_ROUTE) {
 		report(e, "not ours in the kernel any more: left alone", 0);
@@ -261,20 +288,10 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 	}
 	e->installed = false;
 	e->displaced = false;
-	if (w->kind == FPM_WANT_NONE) {
-		free(old);
-		e->want = NULL;
+	free(e->want);
+	e->want = stored;
+	if (w->kind == FPM_WANT_NONE)
 		return;
-	}
-	if (!old)
-		old = malloc(sizeof(*old));
-	if (!old) {
-		fpm_log(LOG_ERR, "out of memory");
-		e->want = NULL;
-		return;
-	}
-	*old = *w;
-	e->want = old;
 	if (w->kind == FPM_WANT_PENDING)
 		return report(e, "waits for the VRF device of its table", 0);
 	err = install(st, w);
@@ -485,7 +502,7 @@ static bool have_route(struct fpm_state *st, const struct ctl_route *r)
 
 	make_key(&r->dst, r->table, &key);
 	e = *rt_slot(st, &key);
-	return e && e->installed && e->want->kind == FPM_WANT_ROUTE;
+	return e && e->installed && wants(e, FPM_WANT_ROUTE);
 }
 
 static bool have_sid(struct fpm_state *st, const struct ctl_sid *s)
@@ -495,9 +512,9 @@ static bool have_sid(struct fpm_state *st, const struct ctl_sid *s)
 
 	for (i = 0; i < RT_BUCKETS; i++)
 		for (e = st->rt[i]; e; e = e->next)
-			if (e->installed && e->want->kind == FPM_WANT_SID &&
-			    e->want->sid.len == s->len &&
-			    !memcmp(&e->want->sid.prefix, &s->prefix,
+			if (e->installed && wants(e, FPM_WANT_SID) &&
+			    want_of(e)->sid.len == s->len &&
+			    !memcmp(&want_of(e)->sid.prefix, &s->prefix,
 				    sizeof(s->prefix)))
 				return true;
 	return false;
@@ -571,7 +588,7 @@ int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
 
 	make_key(dst, table, &key);
 	e = *rt_slot(st, &key);
-	if (!e || !e->installed || e->want->kind != FPM_WANT_ROUTE ||
+	if (!e || !e->installed || !wants(e, FPM_WANT_ROUTE) ||
 	    kernel_metric(e) != metric)
 		return 0;
 	switch (what) {
@@ -589,7 +606,7 @@ int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
 	case FPM_KROUTE_SRV6:
 		break;
 	}
-	err = install(st, e->want);
+	err = install(st, want_of(e));
 	e->installed = !err;
 	e->displaced = false;
 	report(e, "overwritten by another route: installed again", err);
@@ -605,9 +622,9 @@ size_t fpm_state_reinstall(struct fpm_state *st)
 		for (e = st->rt[i]; e; e = e->next) {
 			/* Displaced: the last word on that place was not ours. */
 			if (!e->installed || e->displaced ||
-			    e->want->kind != FPM_WANT_ROUTE)
+			    !wants(e, FPM_WANT_ROUTE))
 				continue;
-			e->installed = !install(st, e->want);
+			e->installed = !install(st, want_of(e));
 			n++;
 		}
 	return n;
@@ -620,17 +637,28 @@ static size_t pending(const struct fpm_state *st, struct fpm_state *retry)
 
 	for (i = 0; i < RT_BUCKETS; i++)
 		for (e = st->rt[i]; e; e = e->next) {
-			struct fpm_want *w = e->want;
+			static struct fpm_want w;
+			struct fpm_stored *resolved;
 			int err;
 
-			if (!w || w->kind != FPM_WANT_PENDING)
+			if (!wants(e, FPM_WANT_PENDING))
 				continue;
-			if (!retry || !fpm_map_resolve(w, retry->k.vrf_of_table,
-						       retry->k.arg)) {
+			fpm_load(e->want, &w);
+			if (!retry || !fpm_map_resolve(&w, retry->k.vrf_of_table,
+							retry->k.arg)) {
 				n++;
 				continue;
 			}
-			err = install(retry, w);
+			resolved = fpm_store(&w);
+			if (!resolved) {
+				/* Still pending: tried again on the next retry. */
+				fpm_log(LOG_ERR, "out of memory");
+				n++;
+				continue;
+			}
+			free(e->want);
+			((struct rt_ent *)e)->want = resolved;
+			err = install(retry, &w);
 			((struct rt_ent *)e)->installed = !err;
 			report(e, "installed", err);
 		}
