@@ -110,13 +110,20 @@ static int k_sid_del(void *arg, const struct in6_addr *p, uint8_t len)
 	return 0;
 }
 
-static int k_route_list(void *arg, struct ctl_route **r, size_t *n)
+static int k_route_walk(void *arg, ctl_route_fn fn, void *fn_arg)
 {
+	/* A copy, as a dump is: the callback sees the table as it was. */
+	static struct ctl_route snap[sizeof(routes) / sizeof(routes[0])];
+	size_t i, n = nroutes;
+	int err;
+
 	(void)arg;
-	*r = malloc(sizeof(routes));
-	assert_non_null(*r);
-	memcpy(*r, routes, sizeof(routes));
-	*n = nroutes;
+	memcpy(snap, routes, n * sizeof(routes[0]));
+	for (i = 0; i < n; i++) {
+		err = fn(fn_arg, &snap[i]);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -142,7 +149,7 @@ static int k_vrf(void *arg, uint32_t table, uint32_t *ifindex)
 static const struct fpm_kernel fake = {
 	.route_set = k_route_set, .route_del = k_route_del,
 	.sid_set = k_sid_set, .sid_del = k_sid_del,
-	.route_list = k_route_list, .sid_list = k_sid_list,
+	.route_walk = k_route_walk, .sid_list = k_sid_list,
 	.vrf_of_table = k_vrf,
 };
 

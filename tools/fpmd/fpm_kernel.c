@@ -40,9 +40,9 @@ static int sid_del(void *arg, const struct in6_addr *prefix, uint8_t len)
 	return ctl_sid_del(arg, prefix, len);
 }
 
-static int route_list(void *arg, struct ctl_route **r, size_t *n)
+static int route_walk(void *arg, ctl_route_fn fn, void *fn_arg)
 {
-	return ctl_route_list(arg, r, n);
+	return ctl_route_walk(arg, fn, fn_arg);
 }
 
 static int sid_list(void *arg, struct ctl_sid **s, size_t *n)
@@ -106,7 +106,7 @@ void fpm_kernel_libseg6x(struct fpm_kernel *k, struct ctl *c)
 	*k = (struct fpm_kernel){
 		.route_set = route_set, .route_del = route_del,
 		.sid_set = sid_set, .sid_del = sid_del,
-		.route_list = route_list, .sid_list = sid_list,
+		.route_walk = route_walk, .sid_list = sid_list,
 		.vrf_of_table = vrf_of_table, .arg = c,
 	};
 }

@@ -520,23 +520,49 @@ static bool have_sid(struct fpm_state *st, const struct ctl_sid *s)
 	return false;
 }
 
+/* Routes of ours in the kernel that this state did not install. */
+struct stale {
+	struct fpm_state *st;
+	struct ctl_route *r;
+	size_t n, cap;
+};
+
+static int collect_stale(void *arg, const struct ctl_route *r)
+{
+	struct stale *s = arg;
+
+	if (r->owner != SEG6X_OWNER_FPMD || have_route(s->st, r))
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct ctl_route *more = realloc(s->r, cap * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		s->r = more;
+		s->cap = cap;
+	}
+	s->r[s->n++] = *r;
+	return 0;
+}
+
+/*
+ * Walked, not listed: only the stale routes are kept (after a replay,
+ * few), not the whole table. Deleted once the walk is over, since the
+ * dump holds the socket until then.
+ */
 static int sweep_routes(struct fpm_state *st)
 {
-	struct ctl_route *r;
-	size_t n, i;
-	int err = st->k.route_list(st->k.arg, &r, &n), gone = 0;
+	struct stale s = { .st = st };
+	int err = st->k.route_walk(st->k.arg, collect_stale, &s), gone = 0;
+	size_t i;
 
-	if (err)
-		return err;
-	for (i = 0; i < n; i++) {
-		if (r[i].owner != SEG6X_OWNER_FPMD || have_route(st, &r[i]))
-			continue;
-		err = st->k.route_del(st->k.arg, &r[i]);
-		if (err)
-			break;
-		gone++;
+	for (i = 0; !err && i < s.n; i++) {
+		err = st->k.route_del(st->k.arg, &s.r[i]);
+		if (!err)
+			gone++;
 	}
-	free(r);
+	free(s.r);
 	return err ? err : gone;
 }
 

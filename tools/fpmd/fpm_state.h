@@ -21,8 +21,12 @@ struct fpm_kernel {
 	int (*route_del)(void *arg, const struct ctl_route *r);
 	int (*sid_set)(void *arg, const struct ctl_sid *s);
 	int (*sid_del)(void *arg, const struct in6_addr *prefix, uint8_t len);
-	/* seg6x's entries, the caller frees *@r / *@s */
-	int (*route_list)(void *arg, struct ctl_route **r, size_t *n);
+	/*
+	 * seg6x's routes, one at a time (a full VPN table is too large to
+	 * list at once), and SIDs, the caller frees *@s. @fn may not call
+	 * the other operations.
+	 */
+	int (*route_walk)(void *arg, ctl_route_fn fn, void *fn_arg);
 	int (*sid_list)(void *arg, struct ctl_sid **s, size_t *n);
 	fpm_vrf_fn vrf_of_table;
 	void *arg;

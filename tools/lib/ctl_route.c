@@ -390,6 +390,32 @@ static int keep(struct walk *w, const struct ctl_route *r, bool seg6x)
 	return 0;
 }
 
+struct visit {
+	ctl_route_fn fn;
+	void *arg;
+};
+
+static int visit(struct walk *w, const struct ctl_route *r, bool seg6x)
+{
+	struct visit *v = w->arg;
+
+	return seg6x ? v->fn(v->arg, r) : 0;
+}
+
+int ctl_route_walk(struct ctl *c, ctl_route_fn fn, void *arg)
+{
+	struct visit v = { .fn = fn, .arg = arg };
+	struct walk w = { .fn = visit, .arg = &v };
+	int err;
+
+	err = ctl_lwt_type(c, &w.lwt_type);
+	if (!err)
+		err = walk(c, AF_INET6, &w);
+	if (!err)
+		err = walk(c, AF_INET, &w);
+	return err;
+}
+
 int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**routes) };

@@ -196,6 +196,13 @@ int ctl_route_find(struct ctl *c, const struct ctl_route *want,
 		   struct ctl_route *found, bool *other);
 /* seg6x's routes of every table, IPv6 then IPv4; *@routes to free(). */
 int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n);
+/*
+ * The same one at a time, without a list of them all: @fn returns 0, or a
+ * negative errno that ends the walk and is returned. @fn may not send
+ * requests on @c (its socket is in the middle of the dump).
+ */
+typedef int (*ctl_route_fn)(void *arg, const struct ctl_route *r);
+int ctl_route_walk(struct ctl *c, ctl_route_fn fn, void *arg);
 
 /* The local SID table (ctl_sid.c) */
 
