@@ -374,40 +374,58 @@ static int list_routes(int argc, char **argv, struct ctl_route **routes,
 	return EXIT_OK;
 }
 
-/* The text form is the syntax of add; replace makes it idempotent. */
-int route_save(void)
-{
-	char *all[] = { "all", NULL };
-	struct ctl_route *routes;
-	size_t i, n;
-	int status = list_routes(1, all, &routes, &n);
+/*
+ * show and save print each route as the dump brings it, as ip does: a
+ * table of a million routes is never held at once (1.1 KB a route).
+ */
+struct print_walk {
+	struct route_filter f;
+	struct json_writer *jw;
+	bool save;
+};
 
-	for (i = 0; !status && i < n; i++) {
+static int print_one(void *arg, const struct ctl_route *r)
+{
+	struct print_walk *w = arg;
+
+	if (!w->f.all_tables && r->table != w->f.table)
+		return 0;
+	if (w->save) {
+		/* The syntax of add; replace makes it idempotent. */
 		printf("route replace ");
-		route_print(NULL, &routes[i], false);
+		route_print(NULL, r, false);
+	} else {
+		/* -s: what each route did, as ip -s shows it */
+		route_print(w->jw, r, opts.stats);
 	}
-	if (!status)
-		free(routes);
-	return status;
+	return 0;
 }
 
-static void print_route(struct json_writer *jw, const void *item)
+int route_save(void)
 {
-	/* -s: what each route did, as ip -s shows it */
-	route_print(jw, item, opts.stats);
+	struct print_walk w = { .f.all_tables = true, .save = true };
+
+	return ctl_route_walk(conn(), print_one, &w);
 }
 
 static int route_show(int argc, char **argv)
 {
-	struct ctl_route *routes;
-	size_t n;
-	int status = list_routes(argc, argv, &routes, &n);
+	struct print_walk w = { 0 };
+	struct json_writer jw;
+	int status = parse_filter(argc, argv, &w.f);
 
 	if (status)
 		return status;
-	cli_print_list(routes, n, sizeof(*routes), print_route);
-	free(routes);
-	return EXIT_OK;
+	json_init(&jw, stdout, opts.pretty);
+	if (opts.json) {
+		w.jw = &jw;
+		json_open_array(&jw, NULL);
+	}
+	status = ctl_route_walk(conn(), print_one, &w);
+	/* Still a JSON document if the dump failed half way (and said so). */
+	if (opts.json)
+		json_close_array(&jw);
+	return status;
 }
 
 static int route_flush(int argc, char **argv)
