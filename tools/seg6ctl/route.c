@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,29 +353,6 @@ void route_print(struct json_writer *jw, const struct ctl_route *r, bool state)
 }
 
 /*
- * Parses the filter and lists the seg6x routes that pass it, IPv6 then
- * IPv4; *@routes is the caller's to free().
- */
-static int list_routes(int argc, char **argv, struct ctl_route **routes,
-		       size_t *n)
-{
-	struct route_filter f = { 0 };
-	size_t i, kept = 0;
-	int status;
-
-	status = parse_filter(argc, argv, &f);
-	if (!status)
-		status = ctl_route_list(conn(), routes, n);
-	if (status)
-		return status;
-	for (i = 0; i < *n; i++)
-		if (f.all_tables || (*routes)[i].table == f.table)
-			(*routes)[kept++] = (*routes)[i];
-	*n = kept;
-	return EXIT_OK;
-}
-
-/*
  * show and save print each route as the dump brings it, as ip does: a
  * table of a million routes is never held at once (1.1 KB a route).
  */
@@ -428,19 +406,68 @@ static int route_show(int argc, char **argv)
 	return status;
 }
 
+/*
+ * What a delete needs of a route: ctl_route_del() names it by its
+ * prefix, table, device, metric and next hop, all in front of the
+ * segment array (1 KB) in struct ctl_route. A flush keeps those bytes
+ * of each route, not the route.
+ */
+#define ROUTE_PLACE	offsetof(struct ctl_route, segs)
+
+struct flush_walk {
+	struct route_filter f;
+	unsigned char (*places)[ROUTE_PLACE];
+	size_t n, cap;
+};
+
+static int keep_place(void *arg, const struct ctl_route *r)
+{
+	struct flush_walk *w = arg;
+
+	if (!w->f.all_tables && r->table != w->f.table)
+		return 0;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 256;
+		void *more = realloc(w->places, cap * ROUTE_PLACE);
+
+		if (!more)
+			return -ENOMEM;
+		w->places = more;
+		w->cap = cap;
+	}
+	memcpy(w->places[w->n++], r, ROUTE_PLACE);
+	return 0;
+}
+
+/* Deletes what @w kept, in batches of routes rebuilt from their places. */
+static int delete_places(const struct flush_walk *w)
+{
+	static struct ctl_route batch[64];
+	size_t done = 0, k;
+	int err = 0;
+
+	while (!err && done < w->n) {
+		for (k = 0; k < 64 && done + k < w->n; k++)
+			memcpy(&batch[k], w->places[done + k], ROUTE_PLACE);
+		/* Many deletes to a sendmsg() and one ack, as ip route flush. */
+		err = ctl_route_del_many(conn(), batch, k);
+		done += k;
+	}
+	return err;
+}
+
 static int route_flush(int argc, char **argv)
 {
-	struct ctl_route *routes;
-	size_t n;
-	int status;
+	struct flush_walk w = { 0 };
+	int status = parse_filter(argc, argv, &w.f);
 
-	/* A socket takes no request in the middle of its dump: list first. */
-	status = list_routes(argc, argv, &routes, &n);
 	if (status)
 		return status;
-	/* Many deletes to a sendmsg() and one ack, as ip route flush. */
-	status = ctl_route_del_many(conn(), routes, n);
-	free(routes);
+	/* A socket takes no request in the middle of its dump: walk first. */
+	status = ctl_route_walk(conn(), keep_place, &w);
+	if (!status)
+		status = delete_places(&w);
+	free(w.places);
 	return status;
 }
 

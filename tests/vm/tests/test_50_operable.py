@@ -179,6 +179,34 @@ def test_route_del_only_seg6x(ns):
     assert p.returncode == 1 and p.stderr == "seg6ctl: no such route\n"
 
 
+def test_route_flush_many(ns, tmp_path):
+    """flush deletes every seg6x route of the table it is given (more
+    than one batch of deletes, with next hops and metrics), IPv4 too, and
+    leaves plain routes and other tables alone."""
+    ip = ["ip", "-n", ns]
+    lines = [f"route add fc00:{i:x}::/64 mode encap segs fc00::9 dev d0 "
+             f"metric {100 + i}" for i in range(1, 301)]
+    lines += [f"route add 10.9.{i}.0/24 mode encap segs fc00::9 dev d1 "
+              f"via 10.1.0.2" for i in range(40)]
+    lines += ["route add fc00:aaaa::/64 mode encap segs fc00::9 dev d0 "
+              "table 100"]
+    path = tmp_path / "many.batch"
+    path.write_text("\n".join(lines) + "\n")
+    assert batch(ns, path).returncode == 0
+    sh(ip + ["-6", "route", "add", "fc00:1::/64", "dev", "d0", "metric",
+             "50"])
+    assert len(ctl("route", "show", ns=ns, js=True)) == 340
+
+    ctl("route", "flush", ns=ns)
+    assert ctl("route", "show", ns=ns, js=True) == []
+    assert [r["table"] for r in ctl("route", "show", "table", "all",
+                                    ns=ns, js=True)] == [100]
+    assert "metric 50" in sh(ip + ["-6", "route", "show",
+                                   "fc00:1::/64"]).stdout
+    ctl("route", "flush", "table", "100", ns=ns)
+    assert ctl("route", "show", "all", ns=ns, js=True) == []
+
+
 def test_secret_file_mode(ns, tmp_path):
     f = key_file(tmp_path / "k", "s3cret\n", 0o644)
     p = ctl("hmac", "set", "7", "sha256", "secret-file", f, ns=ns,
