@@ -377,19 +377,6 @@ int ctl_route_find(struct ctl *c, const struct ctl_route *want,
 	return err;
 }
 
-static int keep(struct walk *w, const struct ctl_route *r, bool seg6x)
-{
-	struct ctl_route *route;
-
-	if (!seg6x)
-		return 0;
-	route = ctl_list_add(w->arg);
-	if (!route)
-		return -ENOMEM;
-	*route = *r;
-	return 0;
-}
-
 struct visit {
 	ctl_route_fn fn;
 	void *arg;
@@ -416,16 +403,20 @@ int ctl_route_walk(struct ctl *c, ctl_route_fn fn, void *arg)
 	return err;
 }
 
+static int keep(void *arg, const struct ctl_route *r)
+{
+	struct ctl_route *route = ctl_list_add(arg);
+
+	if (!route)
+		return -ENOMEM;
+	*route = *r;
+	return 0;
+}
+
 int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n)
 {
 	struct ctl_list l = { .size = sizeof(**routes) };
-	struct walk w = { .fn = keep, .arg = &l };
-	int err;
 
-	err = ctl_lwt_type(c, &w.lwt_type);
-	if (!err)
-		err = walk(c, AF_INET6, &w);
-	if (!err)
-		err = walk(c, AF_INET, &w);
-	return ctl_list_end(err, &l, (void **)routes, n);
+	return ctl_list_end(ctl_route_walk(c, keep, &l), &l, (void **)routes,
+			    n);
 }
