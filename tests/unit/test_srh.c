@@ -351,22 +351,23 @@ static void test_fragmented(void **state)
  * The same walks when only the IPv6 header is linear (the extension
  * headers in paged data), and when the linear part ends inside one.
  */
-static void test_find_paged(void **state)
+static void run_paged(void (*test)(void **), void **state)
 {
 	linear = 40;
-	test_find(state);
+	test(state);
 	linear = 42;
-	test_find(state);
+	test(state);
 	linear = 0;
+}
+
+static void test_find_paged(void **state)
+{
+	run_paged(test_find, state);
 }
 
 static void test_fragmented_paged(void **state)
 {
-	linear = 40;
-	test_fragmented(state);
-	linear = 42;
-	test_fragmented(state);
-	linear = 0;
+	run_paged(test_fragmented, state);
 }
 
 int main(void)
