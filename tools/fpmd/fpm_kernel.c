@@ -175,15 +175,39 @@ static bool classify(const struct nlmsghdr *h, const struct ctl_route *r,
 	return true;
 }
 
+/*
+ * The encap type of a route: its own, or its first path's (zebra's
+ * in-tree multipath routes carry one per path).
+ */
+static uint16_t encap_type(struct nlattr **tb)
+{
+	const struct rtnexthop *rtnh;
+	struct nlattr *path[RTA_MAX + 1];
+
+	if (tb[RTA_ENCAP_TYPE] && nla_len(tb[RTA_ENCAP_TYPE]) >= 2)
+		return nla_get_u16(tb[RTA_ENCAP_TYPE]);
+	if (!tb[RTA_MULTIPATH] ||
+	    nla_len(tb[RTA_MULTIPATH]) < (int)sizeof(*rtnh))
+		return 0;
+	rtnh = nla_data(tb[RTA_MULTIPATH]);
+	if (rtnh->rtnh_len < sizeof(*rtnh) ||
+	    rtnh->rtnh_len > nla_len(tb[RTA_MULTIPATH]) ||
+	    nla_parse(path, RTA_MAX, (struct nlattr *)RTNH_DATA(rtnh),
+		      rtnh->rtnh_len - RTNH_LENGTH(0), NULL) < 0 ||
+	    !path[RTA_ENCAP_TYPE] || nla_len(path[RTA_ENCAP_TYPE]) < 2)
+		return 0;
+	return nla_get_u16(path[RTA_ENCAP_TYPE]);
+}
+
 /* One notification, handed to the state if it says something. */
 static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 			 struct fpm_state *st)
 {
+	static struct ctl_route r[CTL_MAX_PATHS];
 	const struct rtmsg *rtm = NLMSG_DATA(h);
 	struct nlattr *tb[RTA_MAX + 1];
 	enum fpm_kroute what;
-	struct ctl_route r;
-	uint16_t encap = 0;
+	uint16_t encap;
 	uint32_t metric;
 	int seg6x;
 
@@ -192,15 +216,14 @@ static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 	    nla_parse(tb, RTA_MAX, (struct nlattr *)RTM_RTA(rtm),
 		      (int)RTM_PAYLOAD(h), NULL) < 0)
 		return;
-	seg6x = ctl_route_decode(rtm, tb, lwt_type, &r);
-	if (seg6x < 0 || !r.dst.addr.family)
+	seg6x = ctl_route_decode(rtm, tb, lwt_type, r);
+	if (seg6x < 0 || !r->dst.addr.family)
 		return;
-	if (tb[RTA_ENCAP_TYPE] && nla_len(tb[RTA_ENCAP_TYPE]) >= 2)
-		encap = nla_get_u16(tb[RTA_ENCAP_TYPE]);
+	encap = encap_type(tb);
 	/* IPv4 leaves out a metric of 0; IPv6 always sends it. */
-	metric = r.has_metric ? r.metric : 0;
-	if (classify(h, &r, seg6x, encap, &what))
-		fpm_state_kernel_route(st, &r.dst, r.table, metric, what);
+	metric = r->has_metric ? r->metric : 0;
+	if (classify(h, r, seg6x, encap, &what))
+		fpm_state_kernel_route(st, &r->dst, r->table, metric, what);
 }
 
 void fpm_kernel_monitor_read(int fd, struct ctl *c, struct fpm_state *st)

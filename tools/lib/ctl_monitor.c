@@ -82,6 +82,7 @@ struct monitor {
 	void *arg;
 	int stop;		/* what fn returned, if not 0 */
 	struct ctl_event ev;	/* big (segment lists): not on the stack */
+	struct ctl_route paths[CTL_MAX_PATHS];	/* ev.route */
 };
 
 static int deliver(struct monitor *m)
@@ -121,8 +122,9 @@ static int on_route_event(struct nl_msg *msg, void *arg)
 	memset(&m->ev, 0, sizeof(m->ev));
 	/* Only seg6x's routes: the others are ip monitor's. */
 	if (ctl_route_decode(nlmsg_data(nlh), tb, m->c->mon_lwt_type,
-			     &m->ev.route) != 1)
+			     m->paths) != 1)
 		return NL_OK;
+	m->ev.route = m->paths;
 	m->ev.type = nlh->nlmsg_type == RTM_NEWROUTE ? CTL_EVENT_ROUTE_ADD :
 						       CTL_EVENT_ROUTE_DEL;
 	return deliver(m);

@@ -422,8 +422,8 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 
 /* rtnetlink */
 
-int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
-	       struct nl_msg **msg)
+int ctl_rt_msg_size(struct ctl *c, int type, int flags,
+		    const struct rtmsg *rtm, size_t size, struct nl_msg **msg)
 {
 	int err;
 
@@ -434,9 +434,10 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	/*
 	 * libnl's default is a zeroed page per message: per route of a
 	 * batch or a flush, half of seg6ctl's instructions went to that
-	 * memset. The longest route request fits in CTL_RT_MSG_SIZE.
+	 * memset. The longest route request of one path fits in
+	 * CTL_RT_MSG_SIZE.
 	 */
-	*msg = nlmsg_alloc_size(CTL_RT_MSG_SIZE);
+	*msg = nlmsg_alloc_size(size);
 	if (*msg && !nlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, type, 0, flags)) {
 		nlmsg_free(*msg);
 		*msg = NULL;
@@ -447,6 +448,12 @@ int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
+	       struct nl_msg **msg)
+{
+	return ctl_rt_msg_size(c, type, flags, rtm, CTL_RT_MSG_SIZE, msg);
 }
 
 int ctl_rt_parse(struct nlmsghdr *nlh, struct nlattr **tb)

@@ -80,6 +80,9 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 /* An rtnetlink request in *@msg, of CTL_RT_MSG_SIZE bytes at most. */
 int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
 	       struct nl_msg **msg);
+/* The same of @size bytes at most (a multipath route: one per path). */
+int ctl_rt_msg_size(struct ctl *c, int type, int flags,
+		    const struct rtmsg *rtm, size_t size, struct nl_msg **msg);
 /* Sends and frees @msg. */
 int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 		void *arg);
@@ -121,13 +124,15 @@ int ctl_list_end(int err, struct ctl_list *l, void **items, size_t *n);
 /*
  * Decoders shared by the replies and the events (ctl_monitor.c): 0 or
  * -EBADMSG. ctl_route_decode() fills @r with which route it is, and its
- * encapsulation if it is seg6x's (@lwt_type): 1 if it is, 0 if not.
+ * paths if it is seg6x's (each with @lwt_type's encapsulation): 1 if it
+ * is, 0 if not. A multipath route of more than CTL_MAX_PATHS paths is
+ * -E2BIG.
  */
 int ctl_key_decode(struct nlattr **tb, struct ctl_key *key);
 int ctl_iface_decode(struct nlattr **tb, struct ctl_iface *iface);
 int ctl_sid_decode(struct nlattr **tb, struct ctl_sid *s);
 int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
-		     uint16_t lwt_type, struct ctl_route *r);
+		     uint16_t lwt_type, struct ctl_route r[CTL_MAX_PATHS]);
 /* A SEG6X_SID_CNT_* nest (a SID's or a route's): false if malformed. */
 bool ctl_counters_decode(struct nlattr *nest, uint64_t *packets,
 			 uint64_t *bytes, uint64_t *errors);

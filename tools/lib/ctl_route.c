@@ -6,6 +6,7 @@
  * holding the SEG6X_IPTUN_* attributes of the UAPI header.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl_nl.h"
@@ -35,45 +36,6 @@ static int put_nexthop(struct nl_msg *msg, const struct ctl_route *r)
 	return nla_put(msg, RTA_VIA, sizeof(head) + alen, via);
 }
 
-/*
- * An RTM_NEWROUTE or RTM_DELROUTE for @r without its encapsulation: the
- * attributes that say which route it is.
- */
-static int route_msg(struct ctl *c, int type, int flags,
-		     const struct ctl_route *r, struct nl_msg **msgp)
-{
-	size_t alen = inet_addr_len(r->dst.addr.family);
-	struct rtmsg rtm = {
-		.rtm_family	= r->dst.addr.family,
-		.rtm_dst_len	= r->dst.len,
-		/* Tables past 255 exist only as RTA_TABLE. */
-		.rtm_table	= r->table < 256 ? r->table : RT_TABLE_UNSPEC,
-		/* A delete matches any scope, type and protocol. */
-		.rtm_scope	= RT_SCOPE_NOWHERE,
-	};
-	struct nl_msg *msg;
-	int err;
-
-	if (type == RTM_NEWROUTE) {
-		rtm.rtm_protocol = r->protocol ? r->protocol : RTPROT_STATIC;
-		rtm.rtm_scope = RT_SCOPE_UNIVERSE;
-		rtm.rtm_type = RTN_UNICAST;
-	}
-	err = ctl_rt_msg(c, type, flags, &rtm, &msg);
-	if (err)
-		return err;
-
-	/* A default route (length 0) has no RTA_DST, as in dumps. */
-	if ((r->dst.len && nla_put(msg, RTA_DST, alen, r->dst.addr.bytes) < 0) ||
-	    nla_put_u32(msg, RTA_TABLE, r->table) < 0 ||
-	    (r->oif && nla_put_u32(msg, RTA_OIF, r->oif) < 0) ||
-	    (r->has_metric && nla_put_u32(msg, RTA_PRIORITY, r->metric) < 0) ||
-	    (r->has_via && put_nexthop(msg, r) < 0))
-		return ctl_msg_abort(c, msg);
-	*msgp = msg;
-	return 0;
-}
-
 /* Adds RTA_ENCAP_TYPE and RTA_ENCAP; 0 or -EMSGSIZE. */
 static int put_encap(struct nl_msg *msg, const struct ctl_route *r,
 		     uint16_t lwt_type)
@@ -93,6 +55,93 @@ static int put_encap(struct nl_msg *msg, const struct ctl_route *r,
 	    (r->owner && nla_put_u8(msg, SEG6X_IPTUN_OWNER, r->owner) < 0))
 		return -EMSGSIZE;
 	nla_nest_end(msg, encap);
+	return 0;
+}
+
+/*
+ * RTA_MULTIPATH: a struct rtnexthop per path (device, weight) followed
+ * by its next hop and, unless @lwt_type is 0 (a delete, which names the
+ * paths only), its encapsulation. The owner is the route's: the first
+ * path's.
+ */
+static int put_multipath(struct nl_msg *msg, const struct ctl_route *r,
+			 uint16_t lwt_type)
+{
+	struct nlattr *mp = nla_nest_start(msg, RTA_MULTIPATH);
+	size_t i, n = ctl_route_paths(r);
+	struct ctl_route path;
+	struct rtnexthop *rtnh;
+
+	if (!mp)
+		return -EMSGSIZE;
+	for (i = 0; i < n; i++) {
+		/* libnl's buffer never moves: rtnh stays good. */
+		rtnh = nlmsg_reserve(msg, sizeof(*rtnh), NLMSG_ALIGNTO);
+		if (!rtnh)
+			return -EMSGSIZE;
+		rtnh->rtnh_flags = 0;
+		rtnh->rtnh_hops = r[i].weight ? (uint8_t)(r[i].weight - 1) : 0;
+		rtnh->rtnh_ifindex = (int)r[i].oif;
+		path = r[i];
+		path.owner = r->owner;
+		if ((r[i].has_via && put_nexthop(msg, &r[i]) < 0) ||
+		    (lwt_type && put_encap(msg, &path, lwt_type)))
+			return -EMSGSIZE;
+		rtnh->rtnh_len = (unsigned short)((char *)nlmsg_tail(nlmsg_hdr(msg)) -
+						  (char *)rtnh);
+	}
+	nla_nest_end(msg, mp);
+	return 0;
+}
+
+/*
+ * An RTM_NEWROUTE or RTM_DELROUTE for route @r (a run): the attributes
+ * that say which route it is, its paths' next hops and, with @lwt_type
+ * (0 for none), their encapsulations.
+ */
+static int route_msg(struct ctl *c, int type, int flags,
+		     const struct ctl_route *r, uint16_t lwt_type,
+		     struct nl_msg **msgp)
+{
+	size_t alen = inet_addr_len(r->dst.addr.family);
+	size_t paths = ctl_route_paths(r);
+	struct rtmsg rtm = {
+		.rtm_family	= r->dst.addr.family,
+		.rtm_dst_len	= r->dst.len,
+		/* Tables past 255 exist only as RTA_TABLE. */
+		.rtm_table	= r->table < 256 ? r->table : RT_TABLE_UNSPEC,
+		/* A delete matches any scope, type and protocol. */
+		.rtm_scope	= RT_SCOPE_NOWHERE,
+	};
+	struct nl_msg *msg;
+	int err;
+
+	if (paths > CTL_MAX_PATHS)
+		return ctl_fail(c, -E2BIG, "more than %d paths", CTL_MAX_PATHS);
+	if (type == RTM_NEWROUTE) {
+		rtm.rtm_protocol = r->protocol ? r->protocol : RTPROT_STATIC;
+		rtm.rtm_scope = RT_SCOPE_UNIVERSE;
+		rtm.rtm_type = RTN_UNICAST;
+	}
+	err = ctl_rt_msg_size(c, type, flags, &rtm, paths * CTL_RT_MSG_SIZE,
+			      &msg);
+	if (err)
+		return err;
+
+	/* A default route (length 0) has no RTA_DST, as in dumps. */
+	if ((r->dst.len && nla_put(msg, RTA_DST, alen, r->dst.addr.bytes) < 0) ||
+	    nla_put_u32(msg, RTA_TABLE, r->table) < 0 ||
+	    (r->has_metric && nla_put_u32(msg, RTA_PRIORITY, r->metric) < 0))
+		return ctl_msg_abort(c, msg);
+	if (paths > 1)
+		err = put_multipath(msg, r, lwt_type);
+	else if ((r->oif && nla_put_u32(msg, RTA_OIF, r->oif) < 0) ||
+		 (r->has_via && put_nexthop(msg, r) < 0) ||
+		 (lwt_type && put_encap(msg, r, lwt_type)))
+		err = -EMSGSIZE;
+	if (err)
+		return ctl_msg_abort(c, msg);
+	*msgp = msg;
 	return 0;
 }
 
@@ -151,8 +200,72 @@ static int get_encap(struct nlattr *nest, struct ctl_route *r)
 	return 0;
 }
 
+/*
+ * One path's next hop and encapsulation from @tb, a route's attributes
+ * or an RTA_MULTIPATH entry's: 1 if it is seg6x's, 0 if not.
+ */
+static int decode_path(struct nlattr **tb, uint16_t lwt_type,
+		       struct ctl_route *r)
+{
+	int err = 0;
+
+	if (!tb[RTA_ENCAP] || !tb[RTA_ENCAP_TYPE] ||
+	    nla_get_u16(tb[RTA_ENCAP_TYPE]) != lwt_type)
+		return 0;
+	if (tb[RTA_GATEWAY]) {
+		r->has_via = true;
+		r->via.family = r->dst.addr.family;
+		err = get_addr(tb[RTA_GATEWAY], r->dst.addr.family,
+			       r->via.bytes);
+	} else if (tb[RTA_VIA]) {
+		r->has_via = true;
+		err = get_via(tb[RTA_VIA], &r->via);
+	}
+	if (!err)
+		err = get_encap(tb[RTA_ENCAP], r);
+	return err ? err : 1;
+}
+
+/*
+ * RTA_MULTIPATH, a struct rtnexthop per path followed by its attributes,
+ * into the run @r whose first holds the route's key: 1 if every path is
+ * seg6x's, 0 if one is not (the route is not seg6x's then).
+ */
+static int decode_multipath(struct nlattr *mp, uint16_t lwt_type,
+			    struct ctl_route *r)
+{
+	const struct rtnexthop *rtnh = nla_data(mp);
+	const struct ctl_route key = *r;
+	int left = nla_len(mp), ret;
+	struct nlattr *tb[RTA_MAX + 1];
+	size_t n;
+
+	for (n = 0; left >= (int)sizeof(*rtnh); n++) {
+		if (rtnh->rtnh_len < sizeof(*rtnh) || rtnh->rtnh_len > left)
+			return -EBADMSG;
+		if (n == CTL_MAX_PATHS)
+			return -E2BIG;
+		if (nla_parse(tb, RTA_MAX, (struct nlattr *)RTNH_DATA(rtnh),
+			      rtnh->rtnh_len - RTNH_LENGTH(0), NULL) < 0)
+			return -EBADMSG;
+		r[n] = key;
+		r[n].oif = (uint32_t)rtnh->rtnh_ifindex;
+		r[n].weight = (uint16_t)(rtnh->rtnh_hops + 1);
+		ret = decode_path(tb, lwt_type, &r[n]);
+		if (ret <= 0)
+			return ret;
+		left -= RTNH_ALIGN(rtnh->rtnh_len);
+		rtnh = RTNH_NEXT(rtnh);
+	}
+	if (!n)
+		return -EBADMSG;
+	r->npaths = (uint16_t)n;
+	/* The route's mark is its first path's (seg6ctl sets them alike). */
+	return 1;
+}
+
 int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
-		     uint16_t lwt_type, struct ctl_route *r)
+		     uint16_t lwt_type, struct ctl_route r[CTL_MAX_PATHS])
 {
 	int family = rtm->rtm_family;
 	int err = 0;
@@ -165,30 +278,19 @@ int ctl_route_decode(const struct rtmsg *rtm, struct nlattr **tb,
 	r->table = tb[RTA_TABLE] ? nla_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
 	if (rtm->rtm_protocol != RTPROT_STATIC)
 		r->protocol = rtm->rtm_protocol;
-	if (tb[RTA_OIF])
-		r->oif = nla_get_u32(tb[RTA_OIF]);
 	if (tb[RTA_PRIORITY]) {
 		r->has_metric = true;
 		r->metric = nla_get_u32(tb[RTA_PRIORITY]);
 	}
 	if (tb[RTA_DST])
 		err = get_addr(tb[RTA_DST], family, r->dst.addr.bytes);
-	/* Multipath routes keep encaps per next hop: not seg6ctl's. */
-	if (err || !tb[RTA_ENCAP] || !tb[RTA_ENCAP_TYPE] ||
-	    nla_get_u16(tb[RTA_ENCAP_TYPE]) != lwt_type)
+	if (err)
 		return err;
-
-	if (tb[RTA_GATEWAY]) {
-		r->has_via = true;
-		r->via.family = family;
-		err = get_addr(tb[RTA_GATEWAY], family, r->via.bytes);
-	} else if (tb[RTA_VIA]) {
-		r->has_via = true;
-		err = get_via(tb[RTA_VIA], &r->via);
-	}
-	if (!err)
-		err = get_encap(tb[RTA_ENCAP], r);
-	return err ? err : 1;
+	if (tb[RTA_MULTIPATH])
+		return decode_multipath(tb[RTA_MULTIPATH], lwt_type, r);
+	if (tb[RTA_OIF])
+		r->oif = nla_get_u32(tb[RTA_OIF]);
+	return decode_path(tb, lwt_type, r);
 }
 
 /*
@@ -219,12 +321,8 @@ static int route_add(struct ctl *c, const struct ctl_route *r, int flags)
 
 	err = ctl_lwt_type(c, &type);
 	if (!err)
-		err = route_msg(c, RTM_NEWROUTE, flags, r, &msg);
-	if (err)
-		return err;
-	if (put_encap(msg, r, type))
-		return ctl_msg_abort(c, msg);
-	return ctl_rt_talk(c, msg, NULL, NULL);
+		err = route_msg(c, RTM_NEWROUTE, flags, r, type, &msg);
+	return err ? err : ctl_rt_talk(c, msg, NULL, NULL);
 }
 
 int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
@@ -246,10 +344,14 @@ int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace)
 	return err;
 }
 
+/*
+ * A multipath delete lists every path (device and next hop): IPv6 keeps
+ * the paths as sibling routes and deletes only the one a next hop names.
+ */
 int ctl_route_del(struct ctl *c, const struct ctl_route *r)
 {
 	struct nl_msg *msg;
-	int err = route_msg(c, RTM_DELROUTE, 0, r, &msg);
+	int err = route_msg(c, RTM_DELROUTE, 0, r, 0, &msg);
 
 	return err ? err : ctl_rt_talk(c, msg, NULL, NULL);
 }
@@ -257,73 +359,68 @@ int ctl_route_del(struct ctl *c, const struct ctl_route *r)
 /* Deletes per exchange: about 64 bytes each, in one sendmsg(). */
 #define DEL_BATCH 64
 
-/*
- * Delete requests for @routes, at most DEL_BATCH: how many, or a negative
- * errno (none made then).
- */
-static int del_msgs(struct ctl *c, const struct ctl_route *routes, size_t n,
-		    struct nl_msg **msgs)
-{
-	size_t k;
-	int err;
-
-	for (k = 0; k < n && k < DEL_BATCH; k++) {
-		err = route_msg(c, RTM_DELROUTE, 0, &routes[k], &msgs[k]);
-		if (err) {
-			while (k)
-				nlmsg_free(msgs[--k]);
-			return err;
-		}
-	}
-	return (int)k;
-}
-
 int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n)
 {
 	struct nl_msg *msgs[DEL_BATCH];
-	size_t done = 0;
-	int k, err;
+	size_t done = 0, k;
+	int err = 0;
 
-	while (done < n) {
-		k = del_msgs(c, routes + done, n - done, msgs);
-		if (k < 0)
-			return k;
-		err = ctl_rt_talk_batch(c, msgs, (size_t)k);
-		if (err)
+	while (!err && done < n) {
+		for (k = 0; !err && k < DEL_BATCH && done < n; k++) {
+			/* A run must end inside the array. */
+			if (ctl_route_paths(&routes[done]) > n - done)
+				err = ctl_fail(c, -EINVAL, "route run past the end");
+			else
+				err = route_msg(c, RTM_DELROUTE, 0,
+						&routes[done], 0, &msgs[k]);
+			if (!err)
+				done += ctl_route_paths(&routes[done]);
+		}
+		if (err) {
+			/* msgs[k - 1] was not made. */
+			for (k--; k; k--)
+				nlmsg_free(msgs[k - 1]);
 			return err;
-		done += (size_t)k;
+		}
+		err = ctl_rt_talk_batch(c, msgs, k);
 	}
-	return 0;
+	return err;
 }
 
 /* A dump of @family's routes, each decoded and handed to @fn. */
 struct walk {
 	uint16_t lwt_type;
-	/* @seg6x: whether @r is seg6x's; 0 or a negative errno. */
+	/* @seg6x: whether route @r (a run) is seg6x's; 0 or a negative errno. */
 	int (*fn)(struct walk *w, const struct ctl_route *r, bool seg6x);
 	void *arg;
+	struct ctl_route *paths;	/* CTL_MAX_PATHS, for each reply */
 };
 
 static int walk_reply(const struct rtmsg *rtm, struct nlattr **tb, void *arg)
 {
 	struct walk *w = arg;
-	struct ctl_route r;
-	int ret = ctl_route_decode(rtm, tb, w->lwt_type, &r);
+	int ret = ctl_route_decode(rtm, tb, w->lwt_type, w->paths);
 
 	if (ret < 0)
 		return ret;
 	/* Not an address family of routes that seg6x knows. */
-	if (!r.dst.addr.family)
+	if (!w->paths->dst.addr.family)
 		return 0;
-	return w->fn(w, &r, ret);
+	return w->fn(w, w->paths, ret);
 }
 
 static int walk(struct ctl *c, int family, struct walk *w)
 {
 	struct rtmsg rtm = { .rtm_family = (unsigned char)family };
 	struct nl_msg *msg;
-	int err = ctl_rt_msg(c, RTM_GETROUTE, NLM_F_DUMP, &rtm, &msg);
+	int err;
 
+	if (!w->paths) {
+		w->paths = malloc(CTL_MAX_PATHS * sizeof(*w->paths));
+		if (!w->paths)
+			return -ENOMEM;
+	}
+	err = ctl_rt_msg(c, RTM_GETROUTE, NLM_F_DUMP, &rtm, &msg);
 	return err ? err : ctl_rt_talk(c, msg, walk_reply, w);
 }
 
@@ -340,12 +437,17 @@ static int match(struct walk *w, const struct ctl_route *r, bool seg6x)
 	struct search *s = w->arg;
 	const struct ctl_route *want = s->want;
 	size_t alen = inet_addr_len(want->dst.addr.family);
+	size_t i, paths = ctl_route_paths(r);
+	bool dev = !want->oif;
 
 	if (r->dst.addr.family != want->dst.addr.family ||
 	    r->dst.len != want->dst.len || r->table != want->table ||
 	    memcmp(r->dst.addr.bytes, want->dst.addr.bytes, alen))
 		return 0;
-	if (want->oif && r->oif != want->oif)
+	/* A device names a multipath route through any of its paths. */
+	for (i = 0; !dev && i < paths; i++)
+		dev = r[i].oif == want->oif;
+	if (!dev)
 		return 0;
 	/* Metric 0 matches any, as the kernel reads it. */
 	if (want->has_metric && want->metric &&
@@ -356,13 +458,13 @@ static int match(struct walk *w, const struct ctl_route *r, bool seg6x)
 	} else if (!s->found) {
 		/* The first seg6x route is the one the delete names. */
 		s->found = true;
-		*s->route = *r;
+		memcpy(s->route, r, paths * sizeof(*r));
 	}
 	return 0;
 }
 
 int ctl_route_find(struct ctl *c, const struct ctl_route *want,
-		   struct ctl_route *found, bool *other)
+		   struct ctl_route found[CTL_MAX_PATHS], bool *other)
 {
 	struct search s = { .want = want, .route = found };
 	struct walk w = { .fn = match, .arg = &s };
@@ -371,6 +473,7 @@ int ctl_route_find(struct ctl *c, const struct ctl_route *want,
 	err = ctl_lwt_type(c, &w.lwt_type);
 	if (!err)
 		err = walk(c, want->dst.addr.family, &w);
+	free(w.paths);
 	*other = s.other;
 	if (!err && !s.found)
 		err = ctl_fail(c, -ESRCH, "no such route");
@@ -400,16 +503,21 @@ int ctl_route_walk(struct ctl *c, ctl_route_fn fn, void *arg)
 		err = walk(c, AF_INET6, &w);
 	if (!err)
 		err = walk(c, AF_INET, &w);
+	free(w.paths);
 	return err;
 }
 
 static int keep(void *arg, const struct ctl_route *r)
 {
-	struct ctl_route *route = ctl_list_add(arg);
+	size_t i, paths = ctl_route_paths(r);
+	struct ctl_route *route;
 
-	if (!route)
-		return -ENOMEM;
-	*route = *r;
+	for (i = 0; i < paths; i++) {
+		route = ctl_list_add(arg);
+		if (!route)
+			return -ENOMEM;
+		*route = r[i];
+	}
 	return 0;
 }
 

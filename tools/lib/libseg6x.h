@@ -148,6 +148,17 @@ int ctl_stats_reset(struct ctl *c);
 
 /* Routes (ctl_route.c) */
 
+/*
+ * A route is a run of struct ctl_route, one per path (next hop) of a
+ * multipath route (RTA_MULTIPATH): the first holds what names the route
+ * (prefix, table, metric, protocol, owner) and how many paths follow;
+ * each holds its path's device, next hop, weight and encapsulation. A
+ * route of one path is one struct whose npaths is 0 or 1. Functions that
+ * take a route read the whole run; those that fill one want room for
+ * CTL_MAX_PATHS.
+ */
+#define CTL_MAX_PATHS	64
+
 struct ctl_route {
 	struct inet_prefix dst;
 	uint32_t table;
@@ -156,6 +167,8 @@ struct ctl_route {
 	uint32_t metric;
 	bool has_via;
 	struct inet_addr via;
+	uint16_t npaths;		/* first of a run: its length; 0 is 1 */
+	uint16_t weight;		/* 1..256 of a multipath route; 0 is 1 */
 	/* The encapsulation */
 	uint8_t mode;			/* SEG6X_IPTUN_MODE_* */
 	bool has_hmac;
@@ -176,14 +189,21 @@ struct ctl_route {
 	uint64_t packets, bytes, errors;
 };
 
+/* The number of paths of route @r (its run's length). */
+static inline size_t ctl_route_paths(const struct ctl_route *r)
+{
+	return r->npaths ? r->npaths : 1;
+}
+
 /* Adds @r; with @replace, replaces a route of the same key instead. */
 int ctl_route_add(struct ctl *c, const struct ctl_route *r, bool replace);
 /* Deletes the route that @r names exactly (as ctl_route_find() gives). */
 int ctl_route_del(struct ctl *c, const struct ctl_route *r);
 /*
- * Deletes the @n routes, each as ctl_route_del(), many to a message
- * exchange: 0, or the first error. After a failure the routes sent with
- * it (up to 63) are deleted or not, those after it are left.
+ * Deletes the routes in @routes, @n struct ctl_route in runs, each as
+ * ctl_route_del(), many to a message exchange: 0, or the first error.
+ * After a failure the routes sent with it (up to 63) are deleted or not,
+ * those after it are left.
  */
 int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n);
 /*
@@ -193,8 +213,11 @@ int ctl_route_del_many(struct ctl *c, const struct ctl_route *routes, size_t n);
  * not seg6x's matched.
  */
 int ctl_route_find(struct ctl *c, const struct ctl_route *want,
-		   struct ctl_route *found, bool *other);
-/* seg6x's routes of every table, IPv6 then IPv4; *@routes to free(). */
+		   struct ctl_route found[CTL_MAX_PATHS], bool *other);
+/*
+ * seg6x's routes of every table, IPv6 then IPv4, as runs: *@n structs in
+ * all, *@routes to free().
+ */
 int ctl_route_list(struct ctl *c, struct ctl_route **routes, size_t *n);
 /*
  * The same one at a time, without a list of them all: @fn returns 0, or a
@@ -273,7 +296,8 @@ enum ctl_event_type {
 struct ctl_event {
 	enum ctl_event_type type;
 	union {				/* as the type says */
-		struct ctl_route route;
+		/* A run (see struct ctl_route), valid during the callback */
+		const struct ctl_route *route;
 		struct ctl_sid sid;
 		struct ctl_key key;
 		struct in6_addr tunsrc;

@@ -95,7 +95,7 @@ static void print_body(struct json_writer *jw, const struct ctl_event *ev)
 	switch (ev->type) {
 	case CTL_EVENT_ROUTE_ADD:
 	case CTL_EVENT_ROUTE_DEL:
-		route_print(jw, &ev->route, false);
+		route_print(jw, ev->route, false);
 		break;
 	case CTL_EVENT_SID_ADD:
 	case CTL_EVENT_SID_DEL:

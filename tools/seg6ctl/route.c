@@ -243,7 +243,8 @@ static int route_add(int argc, char **argv, bool replace)
  */
 static int route_del(int argc, char **argv)
 {
-	struct ctl_route r = { 0 }, found;
+	static struct ctl_route found[CTL_MAX_PATHS];
+	struct ctl_route r = { 0 };
 	const char *dev;
 	bool other;
 	int status;
@@ -254,12 +255,12 @@ static int route_del(int argc, char **argv)
 	/* -c: which route it deletes is the target machine's to say. */
 	if (status || opts.check)
 		return status;
-	status = ctl_route_find(conn(), &r, &found, &other);
+	status = ctl_route_find(conn(), &r, found, &other);
 	if (status == -ESRCH && other) {
 		pr_err("%s is not a seg6x route", argv[0]);
 		return EXIT_FAIL;
 	}
-	return status ? status : ctl_route_del(conn(), &found);
+	return status ? status : ctl_route_del(conn(), found);
 }
 
 /* Routes that show and flush look at. */
