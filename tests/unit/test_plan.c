@@ -22,6 +22,8 @@
 /* A file's entries and a namespace's, filled by each test. */
 static struct conf file;
 static struct conf_route file_routes[MAX];
+static struct ctl_route file_paths[MAX];	/* file_routes[i].r */
+static char file_devs[MAX][IF_NAMESIZE];	/* file_routes[i].devs */
 static struct conf_sid file_sids[MAX];
 static struct conf_key file_keys[MAX];
 static struct conf_iface file_ifaces[MAX];
@@ -38,6 +40,12 @@ static int setup(void **state)
 	memset(&file, 0, sizeof(file));
 	memset(&ns, 0, sizeof(ns));
 	memset(file_routes, 0, sizeof(file_routes));
+	memset(file_paths, 0, sizeof(file_paths));
+	memset(file_devs, 0, sizeof(file_devs));
+	for (size_t i = 0; i < MAX; i++) {
+		file_routes[i].r = &file_paths[i];
+		file_routes[i].devs = &file_devs[i];
+	}
 	memset(file_sids, 0, sizeof(file_sids));
 	memset(file_keys, 0, sizeof(file_keys));
 	memset(file_ifaces, 0, sizeof(file_ifaces));
@@ -152,10 +160,10 @@ static void test_empty_file_removes(void **state)
 static void test_identical(void **state)
 {
 	(void)state;
-	route(&file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);
+	route(file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);
 	route(&ns_routes[0], "fc00:4::", 64, "fc00:ff::2", 3);
 	running(&ns_routes[0]);
-	route(&file_routes[1].r, "10.0.0.0", 8, "fc00:ff::9", 3);
+	route(file_routes[1].r, "10.0.0.0", 8, "fc00:ff::9", 3);
 	route(&ns_routes[1], "10.0.0.0", 8, "fc00:ff::9", 3);
 	running(&ns_routes[1]);
 	file.nroutes = ns.nroutes = 2;
@@ -181,8 +189,8 @@ static void test_identical(void **state)
 static void test_route_add_change_delete(void **state)
 {
 	(void)state;
-	route(&file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);	/* new */
-	route(&file_routes[1].r, "fc00:5::", 64, "fc00:ff::3", 3);	/* changed */
+	route(file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);	/* new */
+	route(file_routes[1].r, "fc00:5::", 64, "fc00:ff::3", 3);	/* changed */
 	route(&ns_routes[0], "fc00:5::", 64, "fc00:ff::4", 3);
 	route(&ns_routes[1], "fc00:6::", 64, "fc00:ff::5", 3);		/* gone */
 	running(&ns_routes[0]);
@@ -203,9 +211,9 @@ static void test_route_place(void **state)
 {
 	(void)state;
 	/* no metric in the file is IPv6's 1024, and metric 0 too */
-	route(&file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);
-	route(&file_routes[1].r, "fc00:5::", 64, "fc00:ff::2", 3);
-	file_routes[1].r.has_metric = true;
+	route(file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 3);
+	route(file_routes[1].r, "fc00:5::", 64, "fc00:ff::2", 3);
+	file_routes[1].r->has_metric = true;
 	route(&ns_routes[0], "fc00:4::", 64, "fc00:ff::2", 3);
 	route(&ns_routes[1], "fc00:5::", 64, "fc00:ff::2", 3);
 	running(&ns_routes[0]);
@@ -351,8 +359,8 @@ static void test_sid_dead_rebuilt(void **state)
 static void test_missing_device(void **state)
 {
 	(void)state;
-	route(&file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 0);
-	strcpy(file_routes[0].dev, "eth9");
+	route(file_routes[0].r, "fc00:4::", 64, "fc00:ff::2", 0);
+	strcpy(file_routes[0].devs[0], "eth9");
 	file.nroutes = 1;
 	sid(&file_sids[0].s, "fc00:e2::1", 128, SEG6X_BEHAVIOR_END_DT4);
 	file_sids[0].s.attrs = CTL_SID_F(SEG6X_SID_VRF);
@@ -445,7 +453,7 @@ static void test_owners(void **state)
 	assert_int_equal(p.n, 0);
 
 	/* the file wants one's place, without an owner */
-	route(&file_routes[0].r, "fc00:8::", 64, "fc00:ff::1", 3);
+	route(file_routes[0].r, "fc00:8::", 64, "fc00:ff::1", 3);
 	file.nroutes = 1;
 	make(false);
 	assert_int_equal(p.n, 1);
@@ -461,7 +469,7 @@ static void test_owners(void **state)
 	step_is(2, PLAN_DEL, PLAN_SID, WHY_NONE);
 
 	/* the file names fpmd: its entries are the file's */
-	file_routes[0].r.owner = SEG6X_OWNER_FPMD;
+	file_routes[0].r->owner = SEG6X_OWNER_FPMD;
 	file.owners[SEG6X_OWNER_FPMD / 8] |= 1u << (SEG6X_OWNER_FPMD % 8);
 	make(false);
 	assert_int_equal(p.n, 3);

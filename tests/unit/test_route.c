@@ -751,6 +751,100 @@ static void test_unknown_device(void **state)
 	assert_int_equal(nsent, 2);
 }
 
+/*
+ * A multipath route: RTA_MULTIPATH with a device, weight, next hop and
+ * encap per path; read back from a dump, save gives the same add; a
+ * delete names every path (IPv6 deletes siblings one by one).
+ */
+static void test_multipath(void **state)
+{
+	static const char add[] =
+		"fc09::/64 table 10 metric 20 nexthop mode encap segs 2001:db8::1 "
+		"dev lo via fe80::1 weight 2 nexthop mode encap segs 2001:db8::2,2001:db8::3 "
+		"hmac 7 dev lo via fe80::2 weight 1";
+	struct nlattr *tb[RTA_MAX + 1], *path[RTA_MAX + 1];
+	struct nlattr *encap[SEG6X_IPTUN_MAX + 1];
+	const struct rtnexthop *rtnh;
+	char line[512], out[1024];
+	int left, n = 0;
+
+	(void)state;
+	snprintf(line, sizeof(line), "add %s", add);
+	assert_int_equal(run(line), EXIT_OK);
+	parse_sent(0, RTM_NEWROUTE, tb);
+	assert_null(tb[RTA_OIF]);
+	assert_null(tb[RTA_ENCAP]);
+	assert_int_equal(nla_get_u32(attr(tb, RTA_PRIORITY)), 20);
+	rtnh = nla_data(attr(tb, RTA_MULTIPATH));
+	left = nla_len(tb[RTA_MULTIPATH]);
+	for (; left >= (int)sizeof(*rtnh); n++) {
+		assert_int_equal(nla_parse(path, RTA_MAX, (struct nlattr *)RTNH_DATA(rtnh),
+					   rtnh->rtnh_len - RTNH_LENGTH(0), NULL), 0);
+		assert_int_equal(rtnh->rtnh_ifindex, if_nametoindex("lo"));
+		assert_int_equal(rtnh->rtnh_hops, n ? 0 : 1);
+		assert_addr(attr(path, RTA_GATEWAY), AF_INET6, n ? "fe80::2" : "fe80::1");
+		assert_int_equal(nla_get_u16(attr(path, RTA_ENCAP_TYPE)), LWT_TYPE);
+		assert_int_equal(nla_parse_nested(encap, SEG6X_IPTUN_MAX,
+						  path[RTA_ENCAP], NULL), 0);
+		assert_int_equal(nla_len(attr(encap, SEG6X_IPTUN_SEGS)), n ? 32 : 16);
+		assert_true(!n == !encap[SEG6X_IPTUN_HMAC_KEYID]);
+		left -= RTNH_ALIGN(rtnh->rtnh_len);
+		rtnh = RTNH_NEXT(rtnh);
+	}
+	assert_int_equal(n, 2);
+
+	/* The add as the kernel would dump it: save replays it. */
+	dump_reply[ndump_reply++] = sent[--nsent];
+	assert_int_equal(capture(NULL, out, sizeof(out)), EXIT_OK);
+	snprintf(line, sizeof(line), "route replace %s\n", add);
+	assert_string_equal(out, line);
+	opts.json = true;
+	assert_int_equal(capture("show table 10", out, sizeof(out)), EXIT_OK);
+	opts.json = false;
+	assert_non_null(strstr(out, "\"dev\": \"lo\", \"via\": \"fe80::1\", \"table\": 10, "
+				 "\"metric\": 20, \"nexthops\": [{\"mode\": \"encap\", "));
+	assert_non_null(strstr(out, "\"hmac\": 7, \"dev\": \"lo\", \"via\": \"fe80::2\", "
+				 "\"weight\": 1}]}]"));
+
+	/* del names both paths, without their encaps. */
+	assert_int_equal(run("del fc09::/64 table 10"), EXIT_OK);
+	parse_sent(0, RTM_DELROUTE, tb);
+	rtnh = nla_data(attr(tb, RTA_MULTIPATH));
+	assert_int_equal(nla_len(tb[RTA_MULTIPATH]), 2 * (8 + 20));
+	assert_int_equal(nla_parse(path, RTA_MAX, (struct nlattr *)RTNH_DATA(rtnh),
+				   rtnh->rtnh_len - RTNH_LENGTH(0), NULL), 0);
+	assert_addr(attr(path, RTA_GATEWAY), AF_INET6, "fe80::1");
+	assert_null(path[RTA_ENCAP]);
+}
+
+/* What a multipath add refuses, before anything is sent. */
+static void test_multipath_errors(void **state)
+{
+	static const char *const bad[] = {
+		/* IPv6 paths need a next hop to be joined */
+		"add fc09::/64 nexthop mode encap segs 2001:db8::1 dev lo",
+		"add fc09::/64 nexthop mode encap segs 2001:db8::1 dev lo via fe80::1 weight 0",
+		"add fc09::/64 nexthop mode encap segs 2001:db8::1 dev lo via fe80::1 weight 257",
+		"add fc09::/64 nexthop",
+		"add fc09::/64 nexthop mode encap segs 2001:db8::1 via fe80::1",
+		/* route keywords belong before the first nexthop, path ones after */
+		"add fc09::/64 mode encap nexthop mode encap segs 2001:db8::1 dev lo via fe80::1",
+		"add fc09::/64 nexthop mode encap segs 2001:db8::1 dev lo via fe80::1 table 10",
+		"add fc09::/64 mode encap segs 2001:db8::1 dev lo weight 2",
+		"add 10.9.0.0/16 nexthop mode inline segs 2001:db8::1 dev lo",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(run_quiet(bad[i]), EXIT_USAGE);
+	assert_int_equal(nsent, 0);
+	/* IPv4 paths may go by device alone. */
+	assert_int_equal(run("add 10.9.0.0/16 nexthop mode encap segs 2001:db8::1 dev lo "
+			     "nexthop mode encap segs 2001:db8::2 dev lo"), EXIT_OK);
+	assert_int_equal(nsent, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +868,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_add_owner, teardown),
 		cmocka_unit_test_teardown(test_add_protocol, teardown),
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
+		cmocka_unit_test_teardown(test_multipath, teardown),
+		cmocka_unit_test_teardown(test_multipath_errors, teardown),
 	};
 
 	return cmocka_run_group_tests_name("route", tests, NULL, NULL);

@@ -105,7 +105,7 @@ void iface_print(struct json_writer *jw, const struct ctl_iface *iface);
 struct out;
 void stats_out_drops(struct out *o, const uint64_t *values);
 void route_fields(struct out *o, const struct ctl_route *r, bool state,
-		  const char *dev);
+		  const char *const *devs);
 void sid_fields(struct out *o, const struct ctl_sid *s, bool state,
 		const char *dev, const char *vrf);
 

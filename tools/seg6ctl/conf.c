@@ -39,14 +39,16 @@ static void copy_name(char dst[IF_NAMESIZE], const char *name)
 	snprintf(dst, IF_NAMESIZE, "%s", name ? name : "");
 }
 
-int conf_route(struct conf *c, const struct ctl_route *r, const char *dev,
-	       bool replace)
+int conf_route(struct conf *c, const struct ctl_route *r,
+	       const char *const *devs, bool replace)
 {
+	size_t i, paths = ctl_route_paths(r);
 	struct conf_route *e = NULL;
-	size_t i;
+	struct ctl_route *run;
+	char (*names)[IF_NAMESIZE];
 
 	for (i = 0; !e && i < c->nroutes; i++)
-		if (match_route_key(&c->routes[i].r, r))
+		if (match_route_key(c->routes[i].r, r))
 			e = &c->routes[i];
 	if (e && !replace) {
 		char place[INET6_ADDRSTRLEN + 64];
@@ -55,12 +57,24 @@ int conf_route(struct conf *c, const struct ctl_route *r, const char *dev,
 		return usage_error("route", "route %s was declared on line %u already: a second add fails (replace overrides)",
 				   place, e->line);
 	}
-	if (!e)
+	run = malloc(paths * sizeof(*run));
+	names = malloc(paths * sizeof(*names));
+	if (!e && run && names)
 		e = grow(&c->routes, &c->nroutes, sizeof(*e));
-	if (!e)
+	if (!e || !run || !names) {
+		free(run);
+		free(names);
 		return -ENOMEM;
-	e->r = *r;
-	copy_name(e->dev, dev);
+	}
+	memcpy(run, r, paths * sizeof(*run));
+	for (i = 0; i < paths; i++)
+		copy_name(names[i], devs[i]);
+	if (e->r) {
+		free(e->r);
+		free(e->devs);
+	}
+	e->r = run;
+	e->devs = names;
 	e->line = report_line();
 	note_owner(c, r->owner);
 	return EXIT_OK;
@@ -180,12 +194,18 @@ bool conf_empty(const struct conf *c)
 
 void conf_free(struct conf *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
 	if (c->keys)
 		explicit_bzero(c->keys, c->nkeys * sizeof(*c->keys));
 	free(c->keys);
 	free(c->ifaces);
+	for (i = 0; i < c->nroutes; i++) {
+		free(c->routes[i].r);
+		free(c->routes[i].devs);
+	}
 	free(c->routes);
 	free(c->sids);
 	free(c);

@@ -21,10 +21,21 @@
  * the step that needs it fails when the plan is applied, not the file.
  */
 struct conf_route {
-	struct ctl_route r;
-	char dev[IF_NAMESIZE];
+	struct ctl_route *r;		/* a run: its paths (libseg6x.h) */
+	char (*devs)[IF_NAMESIZE];	/* each path's device */
 	unsigned int line;
 };
+
+/* Whether a path of @w names a device that does not exist (yet). */
+static inline bool conf_route_nodev(const struct conf_route *w)
+{
+	size_t i;
+
+	for (i = 0; i < ctl_route_paths(w->r); i++)
+		if (!w->r[i].oif)
+			return true;
+	return false;
+}
 
 struct conf_sid {
 	struct ctl_sid s;		/* prefix masked to its length */
@@ -82,8 +93,8 @@ void conf_free(struct conf *c);
  * -ENOMEM. A later "replace" or "set" overrides an earlier one, as
  * applying the file line by line would; iface fields add up.
  */
-int conf_route(struct conf *c, const struct ctl_route *r, const char *dev,
-	       bool replace);
+int conf_route(struct conf *c, const struct ctl_route *r,
+	       const char *const *devs, bool replace);
 int conf_sid(struct conf *c, const struct ctl_sid *s, const char *dev,
 	     const char *vrf, bool replace);
 int conf_key(struct conf *c, uint32_t keyid, uint8_t algo,

@@ -66,7 +66,7 @@ static bool via_eq(const struct ctl_route *a, const struct ctl_route *b)
 		!memcmp(a->via.bytes, b->via.bytes, inet_addr_len(a->via.family)));
 }
 
-bool match_route(const struct ctl_route *want, const struct ctl_route *have)
+static bool path_eq(const struct ctl_route *want, const struct ctl_route *have)
 {
 	return want->oif && want->oif == have->oif && via_eq(want, have) &&
 	       want->mode == have->mode && want->nsegs == have->nsegs &&
@@ -74,7 +74,22 @@ bool match_route(const struct ctl_route *want, const struct ctl_route *have)
 		       want->nsegs * sizeof(want->segs[0])) &&
 	       want->has_hmac == have->has_hmac &&
 	       (!want->has_hmac || want->hmac == have->hmac) &&
-	       want->owner == have->owner && want->protocol == have->protocol;
+	       (want->weight ? want->weight : 1) ==
+	       (have->weight ? have->weight : 1);
+}
+
+/* Paths in the same order: the kernel keeps them as they were given. */
+bool match_route(const struct ctl_route *want, const struct ctl_route *have)
+{
+	size_t i, paths = ctl_route_paths(want);
+
+	if (paths != ctl_route_paths(have) || want->owner != have->owner ||
+	    want->protocol != have->protocol)
+		return false;
+	for (i = 0; i < paths; i++)
+		if (!path_eq(&want[i], &have[i]))
+			return false;
+	return true;
 }
 
 bool match_sid_key(const struct ctl_sid *a, const struct ctl_sid *b)

@@ -199,3 +199,31 @@ void out_counters(struct out *o, uint64_t packets, uint64_t bytes,
 	out_uint(o, "bytes", bytes);
 	out_uint(o, "errors", errors);
 }
+
+void out_items_start(struct out *o, const char *key)
+{
+	if (o->jw)
+		json_open_array(o->jw, key);
+}
+
+void out_item_start(struct out *o, const char *word)
+{
+	if (o->jw) {
+		json_open_object(o->jw, NULL);
+		return;
+	}
+	sep(o);
+	fputs(word, stdout);
+}
+
+void out_item_end(struct out *o)
+{
+	if (o->jw)
+		json_close_object(o->jw);
+}
+
+void out_items_end(struct out *o)
+{
+	if (o->jw)
+		json_close_array(o->jw);
+}

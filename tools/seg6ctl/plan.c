@@ -279,6 +279,7 @@ static int entry_step(struct builder *b, enum plan_obj obj, const void *want,
 	return 0;
 }
 
+/* Routes in the kernel come as runs: each starts at a route's first path. */
 static int plan_routes_set(struct builder *b)
 {
 	const struct plan_state *h = b->have;
@@ -289,14 +290,16 @@ static int plan_routes_set(struct builder *b)
 		const struct conf_route *w = &b->want->routes[i];
 		const struct ctl_route *have = NULL;
 
-		for (j = 0; !have && j < h->nroutes; j++)
+		for (j = 0; !have && j < h->nroutes;
+		     j += ctl_route_paths(&h->routes[j]))
 			if (!b->route_seen[j] &&
-			    match_route_key(&w->r, &h->routes[j])) {
+			    match_route_key(w->r, &h->routes[j])) {
 				have = &h->routes[j];
 				b->route_seen[j] = true;
 			}
 		err = entry_step(b, PLAN_ROUTE, w, have, have ? have->owner : 0,
-				 have && match_route(&w->r, have), !w->r.oif);
+				 have && match_route(w->r, have),
+				 conf_route_nodev(w));
 	}
 	return err;
 }
@@ -336,7 +339,7 @@ static int plan_deletes(struct builder *b)
 	const struct plan_state *h = b->have;
 	size_t i;
 
-	for (i = 0; i < h->nroutes; i++)
+	for (i = 0; i < h->nroutes; i += ctl_route_paths(&h->routes[i]))
 		if (!b->route_seen[i] && managed(b, h->routes[i].owner) &&
 		    !step(b, PLAN_DEL, PLAN_ROUTE, NULL, &h->routes[i]))
 			return -ENOMEM;

@@ -28,6 +28,8 @@ static const char usage[] =
 	"Usage: seg6ctl route { add | replace } PREFIX mode { encap | inline }\n"
 	"                     segs SEG[,SEG...] [hmac KEYID] dev IFNAME\n"
 	"                     [via NEXTHOP] [table ID] [metric N] [owner OWNER]\n"
+	"       seg6ctl route { add | replace } PREFIX [table ID] [metric N]\n"
+	"                     [owner OWNER] nexthop PATH [nexthop PATH...]\n"
 	"       seg6ctl route { del | delete } PREFIX [dev IFNAME] [table ID]\n"
 	"                     [metric N]\n"
 	"       seg6ctl route { show | list } [table { ID | all } | all]\n"
@@ -35,6 +37,9 @@ static const char usage[] =
 	"PREFIX := { ADDRESS[/LENGTH] | default }, IPv6 or IPv4; default is ::/0\n"
 	"SEG := IPv6 address; at most 64 segments, or 14 with hmac\n"
 	"OWNER := { fpmd | 0..255 }, the program that installs the route\n"
+	"PATH := mode { encap | inline } segs SEG[,SEG...] [hmac KEYID] dev IFNAME\n"
+	"        [via NEXTHOP] [weight 1..256]: one of a multipath route's, at most\n"
+	"        64; an IPv6 one needs via\n"
 	"ID := { main | local | default | NAME | 1..4294967295 }, main if not\n"
 	"      given; NAME from /etc/iproute2/rt_tables\n"
 	"\"encap seg6 mode ...\" (as ip route writes it) is \"mode ...\".\n";
@@ -50,6 +55,7 @@ enum route_key {
 	KEY_TABLE,
 	KEY_METRIC,
 	KEY_OWNER,
+	KEY_WEIGHT,
 	NR_KEYS,
 };
 
@@ -63,9 +69,15 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_TABLE]	= "table",
 	[KEY_METRIC]	= "metric",
 	[KEY_OWNER]	= "owner",
+	[KEY_WEIGHT]	= "weight",
 };
 
-#define KEYS_ADD	((1u << NR_KEYS) - 1)
+/* One path of a multipath route, and what its "nexthop" words follow. */
+#define KEYS_PATH	(1u << KEY_ENCAP | 1u << KEY_MODE | 1u << KEY_SEGS | \
+			 1u << KEY_HMAC | 1u << KEY_DEV | 1u << KEY_VIA | \
+			 1u << KEY_WEIGHT)
+#define KEYS_MULTI	(1u << KEY_TABLE | 1u << KEY_METRIC | 1u << KEY_OWNER)
+#define KEYS_ADD	(((1u << NR_KEYS) - 1) & ~(1u << KEY_WEIGHT))
 #define KEYS_DEL	(1u << KEY_DEV | 1u << KEY_TABLE | 1u << KEY_METRIC)
 #define KEYS_SHOW	(1u << KEY_TABLE)
 
@@ -166,47 +178,18 @@ static int get_encap(const char *val[NR_KEYS], struct ctl_route *r)
 	return EXIT_OK;
 }
 
-/*
- * Fills @r from PREFIX and the keywords @allowed; @dev is set to the
- * device name, resolved by the caller once the syntax is known good.
- */
-static int parse_route(int argc, char **argv, unsigned int allowed,
-		       struct ctl_route *r, const char **dev)
+/* The numbers among the keywords: hmac, metric, weight. */
+static int get_numbers(const char *val[NR_KEYS], struct ctl_route *r)
 {
-	const char *val[NR_KEYS] = { NULL };
+	uint32_t weight;
 	int status;
 
-	if (argc < 1)
-		return usage_error("route", "missing PREFIX");
-	status = get_prefix(argv[0], &r->dst);
-	if (!status)
-		status = collect_keys(argc - 1, argv + 1, allowed, val);
-	if (!status)
-		status = get_table(val[KEY_TABLE], &r->table);
-	if (status)
-		return status;
-
-	if (allowed & 1u << KEY_MODE) {
-		status = get_encap(val, r);
-		if (status)
-			return status;
-	}
 	if (val[KEY_HMAC]) {
 		status = cli_u32("route", "hmac KEYID", val[KEY_HMAC], 1,
 				 UINT32_MAX, &r->hmac);
 		if (status)
 			return status;
 		r->has_hmac = true;
-	}
-	if (val[KEY_SEGS]) {
-		status = get_segs(val[KEY_SEGS], r);
-		if (status)
-			return status;
-	}
-	if (val[KEY_VIA]) {
-		status = get_via(val[KEY_VIA], r);
-		if (status)
-			return status;
 	}
 	if (val[KEY_METRIC]) {
 		status = cli_u32("route", "metric", val[KEY_METRIC], 0,
@@ -215,6 +198,40 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 			return status;
 		r->has_metric = true;
 	}
+	if (val[KEY_WEIGHT]) {
+		status = cli_u32("route", "weight", val[KEY_WEIGHT], 1, 256,
+				 &weight);
+		if (status)
+			return status;
+		r->weight = (uint16_t)weight;
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Fills @r from the keywords @allowed (after PREFIX, or of one path);
+ * @dev is set to the device name, resolved by the caller once the
+ * syntax is known good.
+ */
+static int parse_keys(int argc, char **argv, unsigned int allowed,
+		      struct ctl_route *r, const char **dev)
+{
+	const char *val[NR_KEYS] = { NULL };
+	int status;
+
+	status = collect_keys(argc, argv, allowed, val);
+	if (!status && (allowed & 1u << KEY_TABLE))
+		status = get_table(val[KEY_TABLE], &r->table);
+	if (!status && (allowed & 1u << KEY_MODE))
+		status = get_encap(val, r);
+	if (!status)
+		status = get_numbers(val, r);
+	if (!status && val[KEY_SEGS])
+		status = get_segs(val[KEY_SEGS], r);
+	if (!status && val[KEY_VIA])
+		status = get_via(val[KEY_VIA], r);
+	if (status)
+		return status;
 	if (val[KEY_OWNER] && ctl_owner_lookup(val[KEY_OWNER], &r->owner))
 		return usage_error("route", "invalid owner \"%s\" (fpmd or 0..255)",
 				   val[KEY_OWNER]);
@@ -222,24 +239,82 @@ static int parse_route(int argc, char **argv, unsigned int allowed,
 	return EXIT_OK;
 }
 
-static int route_add(int argc, char **argv, bool replace)
+/* PREFIX and the keywords @allowed, into @r. */
+static int parse_route(int argc, char **argv, unsigned int allowed,
+		       struct ctl_route *r, const char **dev)
 {
-	struct ctl_route r = { 0 };
-	const char *dev;
 	int status;
 
-	status = parse_route(argc, argv, KEYS_ADD, &r, &dev);
-	if (!status)
-		status = cli_ifindex(dev, &r.oif);
+	if (argc < 1)
+		return usage_error("route", "missing PREFIX");
+	status = get_prefix(argv[0], &r->dst);
+	return status ? status : parse_keys(argc - 1, argv + 1, allowed, r, dev);
+}
+
+static int nexthop_word(int argc, char **argv, int from)
+{
+	int i;
+
+	for (i = from; i < argc; i++)
+		if (!strcmp(argv[i], "nexthop"))
+			return i;
+	return argc;
+}
+
+/*
+ * PREFIX [table ID] [metric N] [owner OWNER] nexthop PATH...: the run @r
+ * (each path with the route's key), @devs its device names.
+ */
+static int parse_multipath(int argc, char **argv, struct ctl_route *r,
+			   const char **devs)
+{
+	int at = nexthop_word(argc, argv, 1), next, status;
+	struct ctl_route key = { 0 };
+	const char *unused;
+	size_t n = 0;
+
+	status = parse_route(at, argv, KEYS_MULTI, &key, &unused);
+	for (; !status && at < argc; at = next, n++) {
+		next = nexthop_word(argc, argv, at + 1);
+		if (n == CTL_MAX_PATHS)
+			return usage_error("route", "more than %d nexthops",
+					   CTL_MAX_PATHS);
+		r[n] = key;
+		status = parse_keys(next - at - 1, argv + at + 1, KEYS_PATH,
+				    &r[n], &devs[n]);
+		if (!status && r->dst.addr.family == AF_INET6 && !r[n].has_via)
+			status = usage_error("route", "an IPv6 multipath route needs via on every nexthop");
+	}
+	r->npaths = (uint16_t)n;
+	return status;
+}
+
+static int route_add(int argc, char **argv, bool replace)
+{
+	/* 64 paths of 1.1 KB: not on the stack, and zeroed as used. */
+	static struct ctl_route r[CTL_MAX_PATHS];
+	const char *devs[CTL_MAX_PATHS] = { NULL };
+	size_t i;
+	int status;
+
+	if (nexthop_word(argc, argv, 1) < argc) {
+		status = parse_multipath(argc, argv, r, devs);
+	} else {
+		memset(r, 0, sizeof(r[0]));
+		status = parse_route(argc, argv, KEYS_ADD, r, &devs[0]);
+	}
+	for (i = 0; !status && i < ctl_route_paths(r); i++)
+		status = cli_ifindex(devs[i], &r[i].oif);
 	if (!status && opts.collect)
-		return conf_route(opts.collect, &r, dev, replace);
-	return status ? status : ctl_route_add(conn(), &r, replace);
+		return conf_route(opts.collect, r, devs, replace);
+	return status ? status : ctl_route_add(conn(), r, replace);
 }
 
 /*
  * ip would delete whichever route matches; seg6ctl deletes only seg6x
  * routes, so it looks first and then names the route it found exactly
- * (device and metric), never a plain route of the same prefix.
+ * (device and metric; every path of a multipath route), never a plain
+ * route of the same prefix.
  */
 static int route_del(int argc, char **argv)
 {
@@ -294,17 +369,13 @@ static const char *format_addr(const struct inet_addr *a, char *buf, size_t len)
 	return inet_ntop(a->family, a->bytes, buf, (socklen_t)len);
 }
 
-/* In JSON, absent fields are null; with @state, its counters too. */
-void route_fields(struct out *o, const struct ctl_route *r, bool state,
-		  const char *dev)
+/* A path's encapsulation and next hop; @dev: its name if given. */
+static void path_fields(struct out *o, const struct ctl_route *r,
+			const char *dev)
 {
 	char addr[INET6_ADDRSTRLEN], ifname[IF_NAMESIZE], mode[11];
-	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
 	size_t i;
 
-	snprintf(dst, sizeof(dst), "%s/%u",
-		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
-	out_lead(o, "dst", dst);
 	out_str(o, "mode", cli_name_or_number(mode_name(r->mode), r->mode, mode));
 	out_list_start(o, "segs");
 	for (i = 0; i < r->nsegs; i++)
@@ -325,6 +396,56 @@ void route_fields(struct out *o, const struct ctl_route *r, bool state,
 		out_str(o, "via", format_addr(&r->via, addr, sizeof(addr)));
 	else
 		out_null(o, "via");
+}
+
+/*
+ * A multipath route's paths: "nexthop PATH..." in text (the syntax of
+ * add), "nexthops": [...] in JSON, each with its weight and, with
+ * @state, its counters; the route's counters are their sums.
+ */
+static void paths_fields(struct out *o, const struct ctl_route *r, bool state,
+			 const char *const *devs)
+{
+	size_t i, paths = ctl_route_paths(r);
+	uint64_t packets = 0, bytes = 0, errors = 0;
+	bool counters = false;
+
+	out_items_start(o, "nexthops");
+	for (i = 0; i < paths; i++) {
+		out_item_start(o, "nexthop");
+		path_fields(o, &r[i], devs ? devs[i] : NULL);
+		out_uint(o, "weight", r[i].weight ? r[i].weight : 1);
+		if (state && r[i].has_counters)
+			out_counters(o, r[i].packets, r[i].bytes, r[i].errors);
+		out_item_end(o);
+		counters |= r[i].has_counters;
+		packets += r[i].packets;
+		bytes += r[i].bytes;
+		errors += r[i].errors;
+	}
+	out_items_end(o);
+	if (state && counters)
+		out_counters(o, packets, bytes, errors);
+}
+
+/*
+ * In JSON, absent fields are null; with @state, its counters too. Of a
+ * multipath route, JSON has the first path's fields as a one-path route
+ * has them, and "nexthops" with every path. @devs: the paths' device
+ * names, if given.
+ */
+void route_fields(struct out *o, const struct ctl_route *r, bool state,
+		  const char *const *devs)
+{
+	char addr[INET6_ADDRSTRLEN], mode[11];
+	char dst[INET6_ADDRSTRLEN + sizeof("/128")];
+	bool multi = ctl_route_paths(r) > 1;
+
+	snprintf(dst, sizeof(dst), "%s/%u",
+		 format_addr(&r->dst.addr, addr, sizeof(addr)), r->dst.len);
+	out_lead(o, "dst", dst);
+	if (!multi || o->jw)
+		path_fields(o, r, devs ? devs[0] : NULL);
 	/* As ip prints them: nothing for main (the default of add, so save
 	 * replays the same), names for local and default; JSON the number.
 	 */
@@ -336,7 +457,9 @@ void route_fields(struct out *o, const struct ctl_route *r, bool state,
 		out_str(o, "owner", cli_name_or_number(ctl_owner_name(r->owner),
 						       r->owner, mode));
 	/* State, not configuration: never in what save prints. */
-	if (state && r->has_counters)
+	if (multi)
+		paths_fields(o, r, state, devs);
+	else if (state && r->has_counters)
 		out_counters(o, r->packets, r->bytes, r->errors);
 }
 
@@ -424,32 +547,44 @@ struct flush_walk {
 static int keep_place(void *arg, const struct ctl_route *r)
 {
 	struct flush_walk *w = arg;
+	size_t i, paths = ctl_route_paths(r);
 
 	if (!w->f.all_tables && r->table != w->f.table)
 		return 0;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 256;
-		void *more = realloc(w->places, cap * ROUTE_PLACE);
+	/* A multipath route is named by all of its paths. */
+	for (i = 0; i < paths; i++) {
+		if (w->n == w->cap) {
+			size_t cap = w->cap ? 2 * w->cap : 256;
+			void *more = realloc(w->places, cap * ROUTE_PLACE);
 
-		if (!more)
-			return -ENOMEM;
-		w->places = more;
-		w->cap = cap;
+			if (!more)
+				return -ENOMEM;
+			w->places = more;
+			w->cap = cap;
+		}
+		memcpy(w->places[w->n++], &r[i], ROUTE_PLACE);
 	}
-	memcpy(w->places[w->n++], r, ROUTE_PLACE);
 	return 0;
 }
 
-/* Deletes what @w kept, in batches of routes rebuilt from their places. */
+/*
+ * Deletes what @w kept, in batches of about 64 routes rebuilt from their
+ * places; a run is never split.
+ */
 static int delete_places(const struct flush_walk *w)
 {
-	static struct ctl_route batch[64];
-	size_t done = 0, k;
+	static struct ctl_route batch[64 + CTL_MAX_PATHS];
+	size_t done = 0, k, j, paths;
 	int err = 0;
 
 	while (!err && done < w->n) {
-		for (k = 0; k < 64 && done + k < w->n; k++)
+		for (k = 0; k < 64 && done + k < w->n; k += paths) {
 			memcpy(&batch[k], w->places[done + k], ROUTE_PLACE);
+			paths = ctl_route_paths(&batch[k]);
+			for (j = 1; j < paths; j++)
+				memcpy(&batch[k + j], w->places[done + k + j],
+				       ROUTE_PLACE);
+		}
 		/* Many deletes to a sendmsg() and one ack, as ip route flush. */
 		err = ctl_route_del_many(conn(), batch, k);
 		done += k;

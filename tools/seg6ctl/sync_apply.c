@@ -31,7 +31,7 @@ static int apply_route(const struct plan_step *s)
 	if (s->op == PLAN_DEL)
 		return ctl_route_del(conn(), s->have);
 	/* An add never replaces: a route that is not seg6x's may be there. */
-	return ctl_route_add(conn(), &w->r, s->op == PLAN_CHANGE);
+	return ctl_route_add(conn(), w->r, s->op == PLAN_CHANGE);
 }
 
 static int apply_sid(const struct plan_step *s)

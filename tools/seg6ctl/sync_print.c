@@ -34,13 +34,25 @@ static const char *const objects[] = {
 };
 
 /* The route to print: the file's with the metric the kernel gives it. */
-static struct ctl_route want_route(const struct conf_route *w)
+static const struct ctl_route *want_route(const struct conf_route *w)
 {
-	struct ctl_route r = w->r;
+	static struct ctl_route r[CTL_MAX_PATHS];
 
-	r.metric = match_route_metric(&r);
-	r.has_metric = true;
+	memcpy(r, w->r, ctl_route_paths(w->r) * sizeof(r[0]));
+	r->metric = match_route_metric(r);
+	r->has_metric = true;
 	return r;
+}
+
+/* The devices of @w's paths, as route_fields() takes them. */
+static const char *const *want_devs(const struct conf_route *w)
+{
+	static const char *devs[CTL_MAX_PATHS];
+	size_t i;
+
+	for (i = 0; i < ctl_route_paths(w->r); i++)
+		devs[i] = w->devs[i];
+	return devs;
 }
 
 static void key_fields(struct out *o, uint32_t keyid, uint8_t algo)
@@ -74,7 +86,6 @@ static void entry_fields(struct out *o, const struct plan_step *s)
 	const struct conf_key *wk = s->want;
 	const struct ctl_key *hk = s->have;
 	char addr[INET6_ADDRSTRLEN];
-	struct ctl_route r;
 
 	switch (s->obj) {
 	case PLAN_TUNSRC:
@@ -92,8 +103,7 @@ static void entry_fields(struct out *o, const struct plan_step *s)
 			route_fields(o, s->have, false, NULL);
 			break;
 		}
-		r = want_route(wr);
-		route_fields(o, &r, false, wr->dev);
+		route_fields(o, want_route(wr), false, want_devs(wr));
 		break;
 	case PLAN_SID:
 		if (ws)
@@ -143,12 +153,16 @@ const char *sync_step_missing_dev(const struct plan_step *s)
 {
 	const struct conf_route *wr = s->want;
 	const struct conf_sid *ws = s->want;
+	size_t i;
 
 	if (s->why != WHY_NODEV)
 		return "";
 	switch (s->obj) {
 	case PLAN_ROUTE:
-		return wr->dev;
+		for (i = 0; i < ctl_route_paths(wr->r); i++)
+			if (!wr->r[i].oif)
+				return wr->devs[i];
+		return "";
 	case PLAN_SID:
 		return (ws->s.attrs & CTL_SID_F(SEG6X_SID_OIF)) && !ws->s.oif ?
 		       ws->dev : ws->vrf;
@@ -216,7 +230,7 @@ void sync_step_name(const struct plan_step *s, char *buf, size_t len)
 		break;
 	case PLAN_ROUTE:
 		snprintf(buf, len, "route ");
-		match_route_place(wr ? &wr->r : s->have, buf + strlen(buf),
+		match_route_place(wr ? wr->r : s->have, buf + strlen(buf),
 				  len - strlen(buf));
 		break;
 	case PLAN_SID:
