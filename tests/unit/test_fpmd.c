@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netlink.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
 #include "fpm.h"
@@ -29,7 +30,9 @@
 #define MAX_ENTRIES	64
 
 /* The fake kernel: seg6x's routes and SIDs, and how often it was asked. */
-static struct ctl_route routes[MAX_ENTRIES];
+static struct ctl_route routes[MAX_ENTRIES];	/* each route's first path */
+#define MAX_PATHS	4
+static struct ctl_route runs[MAX_ENTRIES][MAX_PATHS];	/* and all of them */
 static struct ctl_sid sids[MAX_ENTRIES];
 static size_t nroutes, nsids, calls, route_dels;
 static bool have_vrf = true;
@@ -57,7 +60,9 @@ static int k_route_set(void *arg, const struct ctl_route *r)
 		assert_true(nroutes < MAX_ENTRIES);
 		i = (int)nroutes++;
 	}
+	assert_true(ctl_route_paths(r) <= MAX_PATHS);
 	routes[i] = *r;
+	memcpy(runs[i], r, ctl_route_paths(r) * sizeof(*r));
 	return 0;
 }
 
@@ -71,6 +76,7 @@ static int k_route_del(void *arg, const struct ctl_route *r)
 	if (i < 0)
 		return -ESRCH;
 	routes[i] = routes[--nroutes];
+	memcpy(runs[i], runs[nroutes], sizeof(runs[i]));
 	return 0;
 }
 
@@ -113,14 +119,14 @@ static int k_sid_del(void *arg, const struct in6_addr *p, uint8_t len)
 static int k_route_walk(void *arg, ctl_route_fn fn, void *fn_arg)
 {
 	/* A copy, as a dump is: the callback sees the table as it was. */
-	static struct ctl_route snap[sizeof(routes) / sizeof(routes[0])];
+	static struct ctl_route snap[MAX_ENTRIES][MAX_PATHS];
 	size_t i, n = nroutes;
 	int err;
 
 	(void)arg;
-	memcpy(snap, routes, n * sizeof(routes[0]));
+	memcpy(snap, runs, n * sizeof(runs[0]));
 	for (i = 0; i < n; i++) {
-		err = fn(fn_arg, &snap[i]);
+		err = fn(fn_arg, snap[i]);
 		if (err)
 			return err;
 	}
@@ -588,6 +594,180 @@ static void test_segments_hmac(void **state)
 	assert_int_equal(nroutes, 1);
 }
 
+
+/*
+ * An encap type attribute (@type_attr: RTA_ENCAP_TYPE, NHA_ENCAP_TYPE)
+ * of SEG6 and the encap that follows it: mode encap, one segment @seg.
+ */
+static size_t put_seg6(uint8_t *p, uint16_t type_attr, const char *seg)
+{
+	uint8_t srh[4 + 8 + 16] = { 0 }, enc[64];
+	uint32_t mode = 1;
+	uint16_t type = 5;	/* LWTUNNEL_ENCAP_SEG6 */
+	size_t len, elen;
+
+	memcpy(srh, &mode, 4);
+	srh[5] = 2;		/* hdrlen */
+	srh[6] = 4;
+	in6(seg, srh + 12);
+	elen = put_attr(enc, 1, srh, sizeof(srh));	/* SEG6_IPTUNNEL_SRH */
+	len = put_attr(p, type_attr, &type, 2);
+	/* RTA_ENCAP and NHA_ENCAP follow their types */
+	return len + put_attr(p + len, (uint16_t)(type_attr + 1) | NLA_F_NESTED,
+			      enc, elen);
+}
+
+/* An RTM_NEW* of @body (after the header): the message's length. */
+static size_t put_msg(uint8_t *msg, uint16_t type, const void *hdr,
+		      size_t hlen, const uint8_t *attrs, size_t alen)
+{
+	struct nlmsghdr h = { .nlmsg_type = type };
+
+	h.nlmsg_len = (uint32_t)(NLMSG_HDRLEN + NLMSG_ALIGN(hlen) + alen);
+	memset(msg, 0, h.nlmsg_len);
+	memcpy(msg, &h, sizeof(h));
+	memcpy(msg + NLMSG_HDRLEN, hdr, hlen);
+	memcpy(msg + NLMSG_HDRLEN + NLMSG_ALIGN(hlen), attrs, alen);
+	return NLMSG_ALIGN(h.nlmsg_len);
+}
+
+static const struct rtmsg vpn6 = {
+	.rtm_family = AF_INET6, .rtm_dst_len = 64, .rtm_table = 10,
+	.rtm_protocol = 186, .rtm_type = RTN_UNICAST,
+};
+
+/* One RTA_MULTIPATH entry: device 2, next hop @gw, weight @w, SEG6 @seg. */
+static size_t put_rtnh(uint8_t *p, const char *gw, uint8_t w, const char *seg)
+{
+	struct rtnexthop nh = { .rtnh_hops = (uint8_t)(w - 1), .rtnh_ifindex = 2 };
+	struct in6_addr a;
+	size_t len = sizeof(nh);
+
+	in6(gw, &a);
+	len += put_attr(p + len, RTA_GATEWAY, &a, 16);
+	if (seg)
+		len += put_seg6(p + len, RTA_ENCAP_TYPE, seg);
+	nh.rtnh_len = (unsigned short)len;
+	memcpy(p, &nh, sizeof(nh));
+	return len;
+}
+
+static void assert_path(const struct ctl_route *r, const char *gw, uint16_t w,
+			const char *seg)
+{
+	struct in6_addr a;
+
+	in6(gw, &a);
+	assert_true(r->has_via);
+	assert_memory_equal(r->via.bytes, &a, 16);
+	assert_int_equal(r->weight, w);
+	assert_int_equal(r->oif, 2);
+	assert_int_equal(r->nsegs, 1);
+	in6(seg, &a);
+	assert_memory_equal(&r->segs[0], &a, 16);
+	assert_int_equal(r->owner, SEG6X_OWNER_FPMD);
+}
+
+/*
+ * BGP multipath to two PEs, encaps inline: one seg6x route of two paths
+ * (ECMP), weights and link-local next hops kept; a plain path among them
+ * is left out; back to one path, a route of one path again.
+ */
+static void test_multipath(void **state)
+{
+	uint8_t attrs[1024], mp[768], msg[2048];
+	struct in6_addr dst;
+	uint32_t metric = 20;
+	size_t alen, mlen, len;
+
+	in6("2001:db8:c9::", &dst);
+	alen = put_attr(attrs, RTA_DST, &dst, 16);
+	alen += put_attr(attrs + alen, RTA_PRIORITY, &metric, 4);
+	len = put_rtnh(mp, "fe80::1", 3, "2001:db8:2:2:200::");
+	len += put_rtnh(mp + len, "fe80::2", 1, "2001:db8:3:3:200::");
+	len += put_rtnh(mp + len, "fe80::3", 1, NULL);	/* not SRv6 */
+	alen += put_attr(attrs + alen, RTA_MULTIPATH, mp, len);
+	mlen = put_msg(msg, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(nroutes, 1);
+	assert_int_equal(runs[0][0].npaths, 2);
+	assert_path(&runs[0][0], "fe80::1", 3, "2001:db8:2:2:200::");
+	assert_path(&runs[0][1], "fe80::2", 1, "2001:db8:3:3:200::");
+	assert_int_equal(runs[0][0].protocol, 186);
+
+	/* The same again: nothing to do. */
+	calls = 0;
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(calls, 0);
+
+	/* One SRv6 path left: a route of one path, as zebra's single ones. */
+	alen -= NLA_ALIGN(4 + len);
+	len = put_rtnh(mp, "fe80::1", 1, "2001:db8:2:2:200::");
+	alen += put_attr(attrs + alen, RTA_MULTIPATH, mp, len);
+	mlen = put_msg(msg, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(nroutes, 1);
+	assert_true(ctl_route_paths(&routes[0]) == 1);
+	assert_false(routes[0].has_via);
+	assert_int_equal(routes[0].weight, 0);
+}
+
+/* An RTM_NEWNEXTHOP: id @id, device 2, next hop @gw, SEG6 @seg. */
+static size_t put_nh(uint8_t *msg, uint32_t id, const char *gw, const char *seg)
+{
+	struct nhmsg nhm = { .nh_family = AF_INET6, .nh_protocol = 11 };
+	uint8_t attrs[256];
+	struct in6_addr a;
+	uint32_t oif = 2;
+	size_t alen;
+
+	in6(gw, &a);
+	alen = put_attr(attrs, NHA_ID, &id, 4);
+	alen += put_attr(attrs + alen, NHA_OIF, &oif, 4);
+	alen += put_attr(attrs + alen, NHA_GATEWAY, &a, 16);
+	alen += put_seg6(attrs + alen, NHA_ENCAP_TYPE, seg);
+	return put_msg(msg, RTM_NEWNEXTHOP, &nhm, sizeof(nhm), attrs, alen);
+}
+
+/* The same through a next hop group (fpm use-next-hop-groups). */
+static void test_multipath_group(void **state)
+{
+	struct nexthop_grp grp[2] = { { .id = 11, .weight = 1 }, { .id = 12 } };
+	struct nhmsg nhm = { .nh_family = AF_UNSPEC, .nh_protocol = 11 };
+	uint8_t attrs[256], msg[2048];
+	uint32_t id = 13, metric = 20;
+	struct in6_addr dst;
+	size_t alen, mlen;
+
+	mlen = put_nh(msg, 11, "fe80::1", "2001:db8:2:2:200::");
+	mlen += put_nh(msg + mlen, 12, "fe80::2", "2001:db8:3:3:200::");
+	alen = put_attr(attrs, NHA_ID, &id, 4);
+	alen += put_attr(attrs + alen, NHA_GROUP, grp, sizeof(grp));
+	mlen += put_msg(msg + mlen, RTM_NEWNEXTHOP, &nhm, sizeof(nhm), attrs, alen);
+	in6("2001:db8:c9::", &dst);
+	alen = put_attr(attrs, RTA_DST, &dst, 16);
+	alen += put_attr(attrs + alen, RTA_PRIORITY, &metric, 4);
+	alen += put_attr(attrs + alen, RTA_NH_ID, &id, 4);
+	mlen += put_msg(msg + mlen, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(nroutes, 1);
+	assert_int_equal(runs[0][0].npaths, 2);
+	assert_path(&runs[0][0], "fe80::1", 2, "2001:db8:2:2:200::");
+	assert_path(&runs[0][1], "fe80::2", 1, "2001:db8:3:3:200::");
+
+	/* After a replay the sweep keeps it: its paths are this state's. */
+	fpm_state_reset(*state);
+	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
+	assert_int_equal(fpm_state_sweep(*state), 0);
+	assert_int_equal(nroutes, 1);
+	/* Not sent again: swept, both paths go in one delete. */
+	fpm_state_reset(*state);
+	route_dels = 0;
+	assert_int_equal(fpm_state_sweep(*state), 1);
+	assert_int_equal(nroutes, 0);
+	assert_int_equal(route_dels, 1);
+}
+
 static uint32_t rnd_state = 20261206;
 
 static uint32_t rnd(void)
@@ -693,7 +873,8 @@ static void check_store(const struct fpm_want *w)
 	fpm_load(s, &back);
 	assert_int_equal(back.vrftable, w->vrftable);
 	if (w->kind == FPM_WANT_ROUTE)
-		assert_memory_equal(&back.route, &w->route, sizeof(w->route));
+		assert_memory_equal(back.route, w->route,
+				    ctl_route_paths(w->route) * sizeof(w->route[0]));
 	else
 		assert_memory_equal(&back.sid, &w->sid, sizeof(w->sid));
 	free(s);
@@ -706,18 +887,18 @@ static void test_store(void **state)
 
 	(void)state;
 	w.kind = FPM_WANT_ROUTE;
-	w.route.dst.addr.family = AF_INET;
-	w.route.dst.len = 24;
-	w.route.table = 10;
-	w.route.mode = 1;
-	w.route.owner = SEG6X_OWNER_FPMD;
-	w.route.protocol = 186;
-	w.route.nsegs = 1;
-	inet_pton(AF_INET6, "fc00:2::100", &w.route.segs[0]);
+	w.route->dst.addr.family = AF_INET;
+	w.route->dst.len = 24;
+	w.route->table = 10;
+	w.route->mode = 1;
+	w.route->owner = SEG6X_OWNER_FPMD;
+	w.route->protocol = 186;
+	w.route->nsegs = 1;
+	inet_pton(AF_INET6, "fc00:2::100", &w.route->segs[0]);
 	check_store(&w);
 	for (i = 1; i < SEG6X_MAX_SEGS; i++)
-		w.route.segs[i].s6_addr[15] = (uint8_t)i;
-	w.route.nsegs = SEG6X_MAX_SEGS;
+		w.route->segs[i].s6_addr[15] = (uint8_t)i;
+	w.route->nsegs = SEG6X_MAX_SEGS;
 	check_store(&w);
 
 	memset(&w, 0, sizeof(w));
@@ -752,6 +933,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_segments_hmac, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fuzz, setup, teardown),
 		cmocka_unit_test(test_store),
+		cmocka_unit_test_setup_teardown(test_multipath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multipath_group, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

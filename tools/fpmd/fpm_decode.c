@@ -404,6 +404,7 @@ static int decode_multipath(const struct attr *a, struct fpm_route *r,
 			return -EBADMSG;
 		memset(p, 0, sizeof(*p));
 		p->oif = (uint32_t)nh.rtnh_ifindex;
+		p->weight = (uint16_t)(nh.rtnh_hops + 1);
 		p->onlink = nh.rtnh_flags & RTNH_F_ONLINK;
 		pa.family = r->dst.addr.family;
 		attrs_init(&it, a->data + off + sizeof(nh),

@@ -69,6 +69,7 @@ struct fpm_encap {
 /* One next hop: of a route, an RTA_MULTIPATH entry or a nexthop object. */
 struct fpm_path {
 	uint32_t oif;
+	uint16_t weight;	/* 1..256 in a multipath route or group; else 0 */
 	bool has_gw;
 	struct inet_addr gw;
 	bool onlink;

@@ -31,18 +31,27 @@ static void skip(const struct fpm_route *r, const char *why, uint32_t value)
 		value);
 }
 
-/* LWTUNNEL_ENCAP_SEG6: a seg6x route (H.Encaps, or inline: RFC 8986 5). */
-static void map_seg6(const struct fpm_route *r, const struct fpm_path *p,
-		     struct fpm_want *w)
+/*
+ * LWTUNNEL_ENCAP_SEG6: path @cr of a seg6x route (H.Encaps, or inline:
+ * RFC 8986 5); false if seg6x cannot take it (logged).
+ */
+static bool map_seg6_path(const struct fpm_route *r, const struct fpm_path *p,
+			  struct ctl_route *cr)
 {
-	struct ctl_route *cr = &w->route;
-
+	if (p->encap.kind != FPM_ENCAP_SEG6) {
+		skip(r, "non-SRv6 path of a multipath route, encap", p->encap.type);
+		return false;
+	}
 	if (p->encap.mode != SEG6_IPTUN_MODE_ENCAP &&
 	    (p->encap.mode != SEG6_IPTUN_MODE_INLINE ||
-	     r->dst.addr.family != AF_INET6))
-		return skip(r, "SEG6 mode", p->encap.mode);
-	if (!p->encap.srh.nsegs)
-		return skip(r, "SEG6 segments", 0);
+	     r->dst.addr.family != AF_INET6)) {
+		skip(r, "SEG6 mode", p->encap.mode);
+		return false;
+	}
+	if (!p->encap.srh.nsegs) {
+		skip(r, "SEG6 segments", 0);
+		return false;
+	}
 	memset(cr, 0, sizeof(*cr));
 	cr->dst = r->dst;
 	cr->table = r->table;
@@ -64,7 +73,52 @@ static void map_seg6(const struct fpm_route *r, const struct fpm_path *p,
 	 * distance 0, prefer it to BGP's and withdraw its own: a fight.
 	 */
 	cr->protocol = r->protocol;
+	return true;
+}
+
+/*
+ * An IPv6 multipath route needs a next hop on every path: the kernel
+ * joins only routes with gateways as siblings (ECMP), and zebra's is the
+ * link-local address of the neighbour, good for that. IPv4 paths go by
+ * device alone (169.254.0.1 is zebra's placeholder, not a neighbour).
+ */
+static bool ecmp_path(const struct fpm_route *r, const struct fpm_path *p,
+		      struct ctl_route *cr)
+{
+	if (r->dst.addr.family == AF_INET6) {
+		if (!p->has_gw || p->gw.family != AF_INET6) {
+			skip(r, "IPv6 multipath path without a gateway, device", p->oif);
+			return false;
+		}
+		cr->has_via = true;
+		cr->via = p->gw;
+	}
+	cr->weight = p->weight ? p->weight : 1;
+	return true;
+}
+
+static void map_seg6(const struct fpm_route *r, const struct fpm_path *const *p,
+		     size_t n, struct fpm_want *w)
+{
+	struct ctl_route *cr = w->route;
+	size_t i, k = 0;
+
+	if (!map_seg6_path(r, p[0], cr))
+		return;
 	w->kind = FPM_WANT_ROUTE;
+	if (n < 2 || !ecmp_path(r, p[0], cr))
+		return;
+	for (i = 1, k = 1; i < n && k < FPM_WANT_PATHS; i++)
+		if (map_seg6_path(r, p[i], &cr[k]) && ecmp_path(r, p[i], &cr[k]))
+			k++;
+	if (k > 1) {
+		cr->npaths = (uint16_t)k;
+		return;
+	}
+	/* One path after all: as a route of one path. */
+	cr->has_via = false;
+	memset(&cr->via, 0, sizeof(cr->via));
+	cr->weight = 0;
 }
 
 #define SET(s, attr)	((s)->attrs |= CTL_SID_F(attr))
@@ -238,15 +292,23 @@ int fpm_map_resolve(struct fpm_want *w, fpm_vrf_fn vrf, void *arg)
 	return 1;
 }
 
-void fpm_map(const struct fpm_route *r, const struct fpm_path *p,
-	     fpm_vrf_fn vrf, void *arg, struct fpm_want *w)
+void fpm_map(const struct fpm_route *r, const struct fpm_path *const *p,
+	     size_t n, fpm_vrf_fn vrf, void *arg, struct fpm_want *w)
 {
 	w->kind = FPM_WANT_NONE;
 	w->vrftable = 0;
-	if (!p || r->type != RTN_UNICAST)
+	if (!n || r->type != RTN_UNICAST)
 		return;
-	if (p->encap.kind == FPM_ENCAP_SEG6)
-		map_seg6(r, p, w);
-	else if (p->encap.kind == FPM_ENCAP_SEG6_LOCAL)
-		map_local(r, p, vrf, arg, w);
+	if (p[0]->encap.kind == FPM_ENCAP_SEG6) {
+		map_seg6(r, p, n, w);
+	} else if (p[0]->encap.kind == FPM_ENCAP_SEG6_LOCAL) {
+		if (n > 1) {
+			char name[80];
+
+			fpm_log(LOG_WARNING, "%s: a SID has one behaviour: using the first of %zu paths",
+				fpm_prefix_str(&r->dst, r->table, name,
+					       sizeof(name)), n);
+		}
+		map_local(r, p[0], vrf, arg, w);
+	}
 }

@@ -164,38 +164,64 @@ static bool is_srv6(const struct fpm_path *p)
 	       p->encap.kind == FPM_ENCAP_SEG6_LOCAL;
 }
 
+/* The SRv6 next hops of a route: at most FPM_WANT_PATHS. */
+struct hops {
+	size_t n, others;	/* SRv6 ones kept; other ones left out */
+	const struct fpm_path *p[FPM_WANT_PATHS];
+	struct fpm_path weighted[FPM_WANT_PATHS];	/* group members */
+};
+
+static void add_hop(struct hops *h, const struct fpm_path *p)
+{
+	if (!is_srv6(p))
+		h->others++;
+	else if (h->n < FPM_WANT_PATHS)
+		h->p[h->n++] = p;
+}
+
 /*
- * The next hop a route through object @id takes: the object's, or for a
- * group its first member with an SRv6 encap (a seg6x route has one
- * path). NULL if there is none yet.
+ * The next hops a route through object @id takes: the object's, or a
+ * group's members with an SRv6 encap (with the group's weights). Those
+ * not known yet are not (a route is mapped again when they come).
  */
-static const struct fpm_path *resolve(struct fpm_state *st, uint32_t id)
+static void resolve(struct fpm_state *st, uint32_t id, struct hops *h)
 {
 	struct fpm_nexthop *nh = nh_find(st, id), *m;
 	size_t i;
 
+	h->n = h->others = 0;
 	if (!nh) {
 		st->unresolved = true;
-		return NULL;
+		return;
 	}
 	if (!nh->ngroup)
-		return &nh->path;
-	for (i = 0; i < nh->ngroup; i++) {
+		return add_hop(h, &nh->path);
+	for (i = 0; i < nh->ngroup && i < FPM_WANT_PATHS; i++) {
 		m = nh_find(st, nh->group[i].id);
-		if (m && is_srv6(&m->path)) {
-			if (nh->ngroup > 1)
-				fpm_log(LOG_WARNING, "nexthop group %u: seg6x routes take one path, using nexthop %u of %zu",
-					id, m->id, nh->ngroup);
-			return &m->path;
+		if (!m) {
+			st->unresolved = true;
+			continue;
 		}
+		h->weighted[i] = m->path;
+		h->weighted[i].weight = (uint16_t)(nh->group[i].weight + 1);
+		add_hop(h, &h->weighted[i]);
 	}
-	return NULL;
+}
+
+/* The SRv6 paths of a route that carries its next hops itself. */
+static void inline_hops(const struct fpm_route *r, struct hops *h)
+{
+	size_t i;
+
+	h->n = h->others = 0;
+	for (i = 0; i < r->npaths; i++)
+		add_hop(h, &r->paths[i]);
 }
 
 static int install(struct fpm_state *st, const struct fpm_want *w)
 {
 	if (w->kind == FPM_WANT_ROUTE)
-		return st->k.route_set(st->k.arg, &w->route);
+		return st->k.route_set(st->k.arg, w->route);
 	if (w->kind == FPM_WANT_SID)
 		return st->k.sid_set(st->k.arg, &w->sid);
 	return 0;
@@ -204,7 +230,7 @@ static int install(struct fpm_state *st, const struct fpm_want *w)
 static int uninstall(struct fpm_state *st, const struct fpm_want *w)
 {
 	if (w->kind == FPM_WANT_ROUTE)
-		return st->k.route_del(st->k.arg, &w->route);
+		return st->k.route_del(st->k.arg, w->route);
 	if (w->kind == FPM_WANT_SID)
 		return st->k.sid_del(st->k.arg, &w->sid.prefix, w->sid.len);
 	return 0;
@@ -215,7 +241,9 @@ static bool same_want(const struct fpm_want *a, const struct fpm_want *b)
 	if (a->kind != b->kind)
 		return false;
 	if (a->kind == FPM_WANT_ROUTE)
-		return !memcmp(&a->route, &b->route, sizeof(a->route));
+		return ctl_route_paths(a->route) == ctl_route_paths(b->route) &&
+		       !memcmp(a->route, b->route,
+			       ctl_route_paths(a->route) * sizeof(a->route[0]));
 	return a->vrftable == b->vrftable &&
 	       !memcmp(&a->sid, &b->sid, sizeof(a->sid));
 }
@@ -226,9 +254,10 @@ static bool same_slot(const struct fpm_want *a, const struct fpm_want *b)
 	if (a->kind == FPM_WANT_SID)
 		return b->kind == FPM_WANT_SID;
 	return a->kind == FPM_WANT_ROUTE && b->kind == FPM_WANT_ROUTE &&
-	       a->route.has_metric == b->route.has_metric &&
-	       a->route.metric == b->route.metric &&
-	       a->route.oif == b->route.oif;
+	       a->route->has_metric == b->route->has_metric &&
+	       a->route->metric == b->route->metric &&
+	       a->route->oif == b->route->oif &&
+	       ctl_route_paths(a->route) == ctl_route_paths(b->route);
 }
 
 static void report(const struct rt_ent *e, const char *what, int err)
@@ -299,12 +328,13 @@ static void set_want(struct fpm_state *st, struct rt_ent *e,
 	report(e, "installed", err);
 }
 
-/* Maps @e again through @p (NULL: no next hop). */
+/* Maps @e again through its SRv6 next hops @h. */
 static void evaluate(struct fpm_state *st, struct rt_ent *e,
-		     const struct fpm_path *p)
+		     const struct hops *h)
 {
 	static struct fpm_route r;
 	static struct fpm_want w;
+	char name[80];
 
 	r.dst.addr.family = e->key.family;
 	memcpy(r.dst.addr.bytes, e->key.addr, sizeof(r.dst.addr.bytes));
@@ -314,7 +344,11 @@ static void evaluate(struct fpm_state *st, struct rt_ent *e,
 	r.protocol = e->protocol;
 	r.has_metric = e->has_metric;
 	r.metric = e->metric;
-	fpm_map(&r, p, st->k.vrf_of_table, st->k.arg, &w);
+	if (h->n && h->others)
+		fpm_log(LOG_WARNING, "%s: %zu of its paths are not SRv6 ones: seg6x's route leaves them out",
+			fpm_prefix_str(&r.dst, r.table, name, sizeof(name)),
+			h->others);
+	fpm_map(&r, h->p, h->n, st->k.vrf_of_table, st->k.arg, &w);
 	set_want(st, e, &w);
 }
 
@@ -327,31 +361,19 @@ static void rt_drop(struct rt_ent **pp)
 	free(e);
 }
 
-/* An inline route's path: its first SRv6 one. */
-static const struct fpm_path *inline_path(const struct fpm_route *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->npaths; i++)
-		if (is_srv6(&r->paths[i])) {
-			if (r->npaths > 1)
-				fpm_log(LOG_WARNING, "multipath route: seg6x routes take one path, using path %zu of %zu",
-					i + 1, r->npaths);
-			return &r->paths[i];
-		}
-	return NULL;
-}
-
 static void new_route(struct fpm_state *st, const struct fpm_route *r)
 {
-	const struct fpm_path *p;
+	static struct hops h;
 	struct rt_key key;
 	struct rt_ent **pp, *e;
 
 	make_key(&r->dst, r->table, &key);
 	pp = rt_slot(st, &key);
-	p = r->nh_id ? resolve(st, r->nh_id) : inline_path(r);
-	if (!r->nh_id && !p) {
+	if (r->nh_id)
+		resolve(st, r->nh_id, &h);
+	else
+		inline_hops(r, &h);
+	if (!r->nh_id && !h.n) {
 		/* Nothing of seg6x's, and nothing that can change that. */
 		if (*pp) {
 			set_want(st, *pp, NULL);
@@ -371,7 +393,7 @@ static void new_route(struct fpm_state *st, const struct fpm_route *r)
 	e->has_metric = r->has_metric;
 	e->metric = r->metric;
 	e->nh_id = r->nh_id;
-	evaluate(st, e, p);
+	evaluate(st, e, &h);
 }
 
 static void del_route(struct fpm_state *st, const struct fpm_route *r)
@@ -405,13 +427,16 @@ static bool uses(struct fpm_state *st, uint32_t nh_id, uint32_t id)
 /* Every route through next hop object @id, mapped again. */
 static void nexthop_changed(struct fpm_state *st, uint32_t id)
 {
+	static struct hops h;
 	struct rt_ent *e;
 	size_t i;
 
 	for (i = 0; i < RT_BUCKETS; i++)
 		for (e = st->rt[i]; e; e = e->next)
-			if (e->nh_id && uses(st, e->nh_id, id))
-				evaluate(st, e, resolve(st, e->nh_id));
+			if (e->nh_id && uses(st, e->nh_id, id)) {
+				resolve(st, e->nh_id, &h);
+				evaluate(st, e, &h);
+			}
 }
 
 static void new_nexthop(struct fpm_state *st, const struct fpm_nexthop *nh)
@@ -530,19 +555,25 @@ struct stale {
 static int collect_stale(void *arg, const struct ctl_route *r)
 {
 	struct stale *s = arg;
+	size_t paths = ctl_route_paths(r);
 
 	if (r->owner != SEG6X_OWNER_FPMD || have_route(s->st, r))
 		return 0;
-	if (s->n == s->cap) {
+	/* A run, kept whole: a multipath route is deleted by its paths. */
+	if (s->n + paths > s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct ctl_route *more = realloc(s->r, cap * sizeof(*more));
+		struct ctl_route *more;
 
+		if (cap < s->n + paths)
+			cap = s->n + paths;
+		more = realloc(s->r, cap * sizeof(*more));
 		if (!more)
 			return -ENOMEM;
 		s->r = more;
 		s->cap = cap;
 	}
-	s->r[s->n++] = *r;
+	memcpy(&s->r[s->n], r, paths * sizeof(*r));
+	s->n += paths;
 	return 0;
 }
 
@@ -557,7 +588,7 @@ static int sweep_routes(struct fpm_state *st)
 	int err = st->k.route_walk(st->k.arg, collect_stale, &s), gone = 0;
 	size_t i;
 
-	for (i = 0; !err && i < s.n; i++) {
+	for (i = 0; !err && i < s.n; i += ctl_route_paths(&s.r[i])) {
 		err = st->k.route_del(st->k.arg, &s.r[i]);
 		if (!err)
 			gone++;
