@@ -14,6 +14,7 @@
 #include "ctl_nl.h"
 #include "fpm_kernel.h"
 #include "fpm_log.h"
+#include "fpm_nhobj.h"
 
 static int route_set(void *arg, const struct ctl_route *r)
 {
@@ -207,8 +208,8 @@ static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 	const struct rtmsg *rtm = NLMSG_DATA(h);
 	struct nlattr *tb[RTA_MAX + 1];
 	enum fpm_kroute what;
+	uint32_t metric, nh_id = 0;
 	uint16_t encap;
-	uint32_t metric;
 	int seg6x;
 
 	if ((h->nlmsg_type != RTM_NEWROUTE && h->nlmsg_type != RTM_DELROUTE) ||
@@ -222,6 +223,15 @@ static void route_notice(const struct nlmsghdr *h, uint16_t lwt_type,
 	encap = encap_type(tb);
 	/* IPv4 leaves out a metric of 0; IPv6 always sends it. */
 	metric = r->has_metric ? r->metric : 0;
+	if (tb[RTA_NH_ID] && nla_len(tb[RTA_NH_ID]) >= 4)
+		nh_id = nla_get_u32(tb[RTA_NH_ID]);
+	/*
+	 * zebra's route through a kernel next hop object: the encap is the
+	 * object's, in the notification only with nexthop_compat_mode on.
+	 */
+	if (!seg6x && !encap && nh_id && h->nlmsg_type == RTM_NEWROUTE &&
+	    fpm_state_ours_at(st, &r->dst, r->table, metric))
+		encap = fpm_nhobj_encap(nh_id);
 	if (classify(h, r, seg6x, encap, &what))
 		fpm_state_kernel_route(st, &r->dst, r->table, metric, what);
 }

@@ -635,6 +635,18 @@ static uint32_t kernel_metric(const struct rt_ent *e)
 	return e->key.family == AF_INET6 ? 1024 : 0;
 }
 
+bool fpm_state_ours_at(struct fpm_state *st, const struct inet_prefix *dst,
+		       uint32_t table, uint32_t metric)
+{
+	struct rt_key key;
+	struct rt_ent *e;
+
+	make_key(dst, table, &key);
+	e = *rt_slot(st, &key);
+	return e && e->installed && wants(e, FPM_WANT_ROUTE) &&
+	       kernel_metric(e) == metric;
+}
+
 int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
 			   uint32_t table, uint32_t metric,
 			   enum fpm_kroute what)

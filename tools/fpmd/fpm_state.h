@@ -80,6 +80,9 @@ enum fpm_kroute {
 int fpm_state_kernel_route(struct fpm_state *st, const struct inet_prefix *dst,
 			   uint32_t table, uint32_t metric,
 			   enum fpm_kroute what);
+/* Whether one of our routes is installed at that place (as above). */
+bool fpm_state_ours_at(struct fpm_state *st, const struct inet_prefix *dst,
+		       uint32_t table, uint32_t metric);
 /*
  * Installs again every route of ours that nothing else was last seen to
  * take the place of (notifications were lost: the kernel's socket buffer
