@@ -202,3 +202,22 @@ def test_fpmd_multipath_route(fpm):
                       [["fc00:ff::3"]], timeout=5)
     assert "nexthops" not in fpmd_routes(ns)[0]
     s.close()
+
+
+def test_multipath_monitor_event(chain):
+    """One event for a multipath route, with every path (the kernel
+    notifies such a route whole)."""
+    from test_52_monitor import Monitor
+    c = chain
+    ns = c.ns["R1"]
+    m = Monitor(ns, "route")
+    try:
+        m.sync("-n", ns, "route", "replace", "fc00:55::/64", "mode", "encap",
+               "segs", sid("R2"), "dev", c.iface("R1", "R2"))
+        multipath_add(c, verb="replace", prefix=NEW)
+        ev = m.next()
+        assert (ev["object"], ev["action"]) == ("route", "add"), ev
+        assert ev["route"]["dst"] == NEW
+        assert [p["segs"] for p in ev["route"]["nexthops"]] == [SEGS1, SEGS2]
+    finally:
+        m.stop()

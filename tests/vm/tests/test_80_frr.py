@@ -3,6 +3,9 @@
 seg6x-fpmd, end to end.
 
     h1 -- r1 ===== core 2001:db8:12::/64 ===== r2 -- h2
+           \\
+            ===== 2001:db8:13::/64 ===== r3 (h2's prefixes too; joins
+                                              for the multi-homing step)
 
 The CEs h1 and h2 sit in VRF vrf10 (table 10) of their PE. Each PE runs
 its own zebra (with dplane_fpm_nl, `fpm address 127.0.0.1`) and bgpd,
@@ -54,12 +57,19 @@ PE = {
            "ce": "h2", "loc": "2001:db8:2:2::/64",
            "remote_loc": "2001:db8:1:1::/64"},
 }
+# A second egress for h2's prefixes, started only by the multi-homing step:
+# an iBGP peer of r1 alone, announcing them from a dummy device of its
+# own vrf10 with SIDs of its own locator. r1 runs no seg6x-fpmd for it.
+R3 = {"n": 3, "core": "2001:db8:13::3", "peer": "2001:db8:13::1",
+      "loc": "2001:db8:3:3::/64"}
+R1_R3 = "2001:db8:13::1"
 CE4 = {"h1": "192.168.1", "h2": "192.168.2"}
 CE6 = {"h1": "2001:db8:c1", "h2": "2001:db8:c2"}
+NAMESPACES = ("r1", "r2", "r3", "h1", "h2")
 
 
 def zebra_conf(pe, d):
-    p = PE[pe]
+    p = R3 if pe == "r3" else PE[pe]
     return f"""\
 hostname {pe}-zebra
 log file {d}/zebra.log informational
@@ -82,9 +92,20 @@ exit
 """
 
 
+def neighbor_conf(peer):
+    return f"""\
+ neighbor {peer} remote-as 65000
+ neighbor {peer} timers 3 10
+ neighbor {peer} timers connect 2
+ ! IPv4 VPN routes with the IPv6 next hop of the core (RFC 8950)
+ neighbor {peer} capability extended-nexthop
+"""
+
+
 def bgpd_conf(pe, d):
-    p = PE[pe]
+    p = R3 if pe == "r3" else PE[pe]
     n = p["n"]
+    peers = [p["peer"]] + ([R3["core"]] if pe == "r1" else [])
     af = ""
     for fam in ("ipv4", "ipv6"):
         af += f"""\
@@ -97,6 +118,7 @@ def bgpd_conf(pe, d):
   import vpn
  exit-address-family
 """
+    activate = "".join(f"  neighbor {x} activate\n" for x in peers)
     return f"""\
 hostname {pe}-bgpd
 log file {d}/bgpd.log informational
@@ -105,23 +127,16 @@ router bgp 65000
  bgp router-id 10.0.0.{n}
  no bgp default ipv4-unicast
  no bgp ebgp-requires-policy
- neighbor {p['peer']} remote-as 65000
- neighbor {p['peer']} timers 3 10
- neighbor {p['peer']} timers connect 2
- ! IPv4 VPN routes with the IPv6 next hop of the core (RFC 8950)
- neighbor {p['peer']} capability extended-nexthop
- !
+{"".join(neighbor_conf(x) for x in peers)} !
  segment-routing srv6
   locator loc1
  exit
  !
  address-family ipv4 vpn
-  neighbor {p['peer']} activate
- exit-address-family
+{activate} exit-address-family
  !
  address-family ipv6 vpn
-  neighbor {p['peer']} activate
- exit-address-family
+{activate} exit-address-family
 exit
 !
 router bgp 65000 vrf vrf10
@@ -148,8 +163,8 @@ class Lab:
 
     # topology
     def build(self):
-        ip_batch(None, [f"netns add {n}" for n in ("r1", "r2", "h1", "h2")])
-        for ns in ("r1", "r2", "h1", "h2"):
+        ip_batch(None, [f"netns add {n}" for n in NAMESPACES])
+        for ns in NAMESPACES:
             sysctl(ns, "net.ipv6.conf.default.accept_dad", 0)
             sysctl(ns, "net.ipv6.conf.all.accept_dad", 0)
         for pe in PE:
@@ -158,7 +173,9 @@ class Lab:
         ip_batch(None, [
             "link add r1-r2 netns r1 type veth peer name r2-r1 netns r2",
             "link add r1-h1 netns r1 type veth peer name h1-r1 netns h1",
-            "link add r2-h2 netns r2 type veth peer name h2-r2 netns h2"])
+            "link add r2-h2 netns r2 type veth peer name h2-r2 netns h2",
+            "link add r1-r3 netns r1 type veth peer name r3-r1 netns r3"])
+        self.build_r3()
         for pe, p in PE.items():
             ce = p["ce"]
             other = "r2" if pe == "r1" else "r1"
@@ -181,6 +198,22 @@ class Lab:
                 f"addr add {CE6[ce]}::2/64 dev {ce}-{pe} nodad",
                 f"route add default via {CE4[ce]}.1",
                 f"route add ::/0 via {CE6[ce]}::1"])
+
+    def build_r3(self):
+        sysctl("r3", "net.ipv6.conf.all.forwarding", 1)
+        ip_batch("r1", ["link set r1-r3 up",
+                        f"addr add {R1_R3}/64 dev r1-r3 nodad",
+                        f"route add {R3['loc']} via {R3['core']}"])
+        ip_batch("r3", [
+            "link set lo up", "link set r3-r1 up",
+            f"addr add {R3['core']}/64 dev r3-r1 nodad",
+            "link add vrf10 type vrf table 10", "link set vrf10 up",
+            "link add c2 type dummy", "link set c2 master vrf10",
+            "link set c2 up",
+            f"addr add {CE4['h2']}.1/24 dev c2",
+            f"addr add {CE6['h2']}::1/64 dev c2 nodad",
+            f"route add {PE['r1']['loc']} via {R3['peer']}"])
+        sysctl("r3", "net.vrf.strict_mode", 1)
 
     # daemons
     def start_fpmd(self, pe, verbose=True):
@@ -257,14 +290,14 @@ class Lab:
             return None
 
     def destroy(self):
-        for pe in PE:
+        for pe in list(PE) + ["r3"]:
             self.stop_frr(pe)
             self.stop_fpmd(pe)
             for name in ("zebra", "bgpd"):
                 src = os.path.join(self.dir(pe), f"{name}.log")
                 if os.path.exists(src):
                     shutil.copyfile(src, self.log(pe, name))
-        for ns in ("r1", "r2", "h1", "h2"):
+        for ns in NAMESPACES:
             sh(["ip", "netns", "del", ns], check=False)
 
 
@@ -626,6 +659,55 @@ def test_module_swapped_by_seg6x_upgrade(lab):
     assert wait_until(lambda: ping("h1", "192.168.2.2", 1) and
                       ping("h1", "2001:db8:c2::2", 1), 60, 1)
     shutil.rmtree(d)
+
+
+def egress(pe, dst):
+    """(device, first segment) of fpmd's route @dst at @pe, or None."""
+    r = fpmd_routes(pe).get((dst, "10")) or {}
+    if r.get("owner") != "fpmd" or "nexthops" in r:
+        return None
+    return r["dev"], r["segs"][0]
+
+
+@step
+def test_multihomed_site_fails_over(lab):
+    """h2's prefixes announced by r3 too, with r3's SIDs (a site homed to
+    two PEs). FRR 8.4 keeps one of the two imported VPN paths (both
+    "sourced, local"; the best by router ID: r2's) and forms no ECMP from
+    them. Withdrawn at r2, the seg6x route moves to r3's SID and link
+    within 5 s; back at r2, it returns."""
+    dst = f"{CE6['h2']}::/64"
+    r2 = ("r1-r2", PE["r2"]["loc"].split("::")[0])
+    r3 = ("r1-r3", R3["loc"].split("::")[0])
+
+    def via(pe):
+        e = egress("r1", dst)
+        return bool(e) and e[0] == pe[0] and e[1].startswith(pe[1])
+    lab.start_frr("r3")
+    try:
+        assert wait_until(lambda: "2001:db8:13::3" in lab.vtysh(
+            "r1", "bgpd", f"show bgp vrf vrf10 ipv6 unicast {dst}"), 120, 1)
+        assert via(r2), fpmd_routes("r1")
+        sh(["ip", "-n", "r2", "addr", "del", f"{CE6['h2']}::1/64", "dev",
+            "r2-h2"])
+        t0 = time.monotonic()
+        assert wait_until(lambda: via(r3), 5, 0.1), fpmd_routes("r1")
+        took = time.monotonic() - t0
+        assert took <= scaled(5)
+        # the route a packet from h1 takes is seg6x's (zebra's own may
+        # stay beside it: see docs/frr.md)
+        got = sh(["ip", "-n", "r1", "-6", "route", "get", f"{CE6['h2']}::2",
+                  "from", f"{CE6['h1']}::2", "iif", "r1-h1"]).stdout
+        assert "encap seg6 " not in got and "r1-r3" in got, got
+        sh(["ip", "-n", "r2", "addr", "add", f"{CE6['h2']}::1/64", "dev",
+            "r2-h2", "nodad"])
+        assert wait_until(lambda: via(r2), 60, 0.5), fpmd_routes("r1")
+    finally:
+        lab.stop_frr("r3")
+    assert wait_until(lambda: vpn_routes_ok("r1") and sids_ok("r1"), 60,
+                      0.5), fpmd_routes("r1")
+    assert wait_until(lambda: ping("h1", "192.168.2.2", 1) and
+                      ping("h1", "2001:db8:c2::2", 1), 60, 1)
 
 
 @step
