@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import REPO, ctl, wait_until
-from lib.netns import inside, ip_batch, sh
+from lib.netns import inside, ip_batch, sh, sysctl
 
 FPMD = os.path.join(REPO, "tools/fpmd/seg6x-fpmd")
 RTM_NEWROUTE, RTM_DELROUTE = 24, 25
@@ -119,6 +119,38 @@ def test_plain_route_that_replaced_ours_is_not_deleted(fpm):
                       ["fc00:98::/64"])
     plain = sh(["ip", "-n", ns, "-6", "route", "show", PREFIX]).stdout
     assert "proto bgp metric 20" in plain and "encap" not in plain, plain
+    s.close()
+
+
+def test_intree_route_through_nexthop_object_is_replaced(fpm):
+    """zebra's in-tree route through a kernel next hop object (nhid), as
+    zebra installs where it can, replacing ours, with the kernel's
+    nexthop_compat_mode off (its notifications then carry the object's id
+    alone): the encap is the object's, and the daemon puts its route back;
+    a plain route through an object stays (zebra's own answer to a route
+    that lost its SID)."""
+    d, ns, oif = fpm
+    sysctl(ns, "net.ipv4.nexthop_compat_mode", 0)
+    s = d.connect()
+    s.sendall(frame(route_msg(RTM_NEWROUTE, PREFIX, oif, [SEG])))
+    assert wait_until(lambda: [r["dst"] for r in fpmd_routes(ns)] == [PREFIX])
+    sh(["ip", "-n", ns, "-6", "nexthop", "add", "id", "51", "encap", "seg6",
+        "mode", "encap", "segs", SEG, "dev", "d0"])
+    sh(["ip", "-n", ns, "-6", "route", "replace", PREFIX, "nhid", "51",
+        "proto", "bgp", "metric", "20"])
+    assert wait_until(lambda: [r["dst"] for r in fpmd_routes(ns)] == [PREFIX]
+                      and "nhid" not in sh(["ip", "-n", ns, "-6", "route",
+                                            "show", PREFIX]).stdout, 5)
+    # a plain object: not an SRv6 route, the place is not ours any more
+    sh(["ip", "-n", ns, "-6", "nexthop", "add", "id", "52", "dev", "d0"])
+    sh(["ip", "-n", ns, "-6", "route", "replace", PREFIX, "nhid", "52",
+        "proto", "bgp", "metric", "20"])
+    s.sendall(frame(route_msg(RTM_NEWROUTE, "fc00:98::/64", oif, [SEG])))
+    assert wait_until(lambda: "fc00:98::/64" in
+                      [r["dst"] for r in fpmd_routes(ns)])
+    assert PREFIX not in [r["dst"] for r in fpmd_routes(ns)]
+    assert "nhid 52" in sh(["ip", "-n", ns, "-6", "route", "show",
+                            PREFIX]).stdout
     s.close()
 
 
