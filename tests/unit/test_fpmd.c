@@ -673,21 +673,36 @@ static void assert_path(const struct ctl_route *r, const char *gw, uint16_t w,
  * (ECMP), weights and link-local next hops kept; a plain path among them
  * is left out; back to one path, a route of one path again.
  */
-static void test_multipath(void **state)
+/*
+ * An RTM_NEWROUTE of 2001:db8:c9::/64 (table 10) with @n of three paths
+ * in RTA_MULTIPATH: SEG6 through fe80::1 (weight 3), SEG6 through
+ * fe80::2, plain through fe80::3. The message's length.
+ */
+static size_t multipath_msg(uint8_t *msg, int n)
 {
-	uint8_t attrs[1024], mp[768], msg[2048];
+	static const char *const gw[] = { "fe80::1", "fe80::2", "fe80::3" };
+	static const char *const seg[] = { "2001:db8:2:2:200::",
+					   "2001:db8:3:3:200::", NULL };
+	uint8_t attrs[1024], mp[768];
 	struct in6_addr dst;
 	uint32_t metric = 20;
-	size_t alen, mlen, len;
+	size_t alen, len = 0;
+	int i;
 
 	in6("2001:db8:c9::", &dst);
 	alen = put_attr(attrs, RTA_DST, &dst, 16);
 	alen += put_attr(attrs + alen, RTA_PRIORITY, &metric, 4);
-	len = put_rtnh(mp, "fe80::1", 3, "2001:db8:2:2:200::");
-	len += put_rtnh(mp + len, "fe80::2", 1, "2001:db8:3:3:200::");
-	len += put_rtnh(mp + len, "fe80::3", 1, NULL);	/* not SRv6 */
+	for (i = 0; i < n; i++)
+		len += put_rtnh(mp + len, gw[i], n > 1 && !i ? 3 : 1, seg[i]);
 	alen += put_attr(attrs + alen, RTA_MULTIPATH, mp, len);
-	mlen = put_msg(msg, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	return put_msg(msg, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+}
+
+static void test_multipath(void **state)
+{
+	uint8_t msg[2048];
+	size_t mlen = multipath_msg(msg, 3);
+
 	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
 	assert_int_equal(nroutes, 1);
 	assert_int_equal(runs[0][0].npaths, 2);
@@ -701,10 +716,7 @@ static void test_multipath(void **state)
 	assert_int_equal(calls, 0);
 
 	/* One SRv6 path left: a route of one path, as zebra's single ones. */
-	alen -= NLA_ALIGN(4 + len);
-	len = put_rtnh(mp, "fe80::1", 1, "2001:db8:2:2:200::");
-	alen += put_attr(attrs + alen, RTA_MULTIPATH, mp, len);
-	mlen = put_msg(msg, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	mlen = multipath_msg(msg, 1);
 	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
 	assert_int_equal(nroutes, 1);
 	assert_true(ctl_route_paths(&routes[0]) == 1);
@@ -730,12 +742,13 @@ static size_t put_nh(uint8_t *msg, uint32_t id, const char *gw, const char *seg)
 }
 
 /* The same through a next hop group (fpm use-next-hop-groups). */
-static void test_multipath_group(void **state)
+/* Objects 11 and 12 (SEG6), group 13 of them, a route through 13. */
+static size_t group_msgs(uint8_t *msg)
 {
 	struct nexthop_grp grp[2] = { { .id = 11, .weight = 1 }, { .id = 12 } };
 	struct nhmsg nhm = { .nh_family = AF_UNSPEC, .nh_protocol = 11 };
-	uint8_t attrs[256], msg[2048];
 	uint32_t id = 13, metric = 20;
+	uint8_t attrs[256];
 	struct in6_addr dst;
 	size_t alen, mlen;
 
@@ -748,7 +761,15 @@ static void test_multipath_group(void **state)
 	alen = put_attr(attrs, RTA_DST, &dst, 16);
 	alen += put_attr(attrs + alen, RTA_PRIORITY, &metric, 4);
 	alen += put_attr(attrs + alen, RTA_NH_ID, &id, 4);
-	mlen += put_msg(msg + mlen, RTM_NEWROUTE, &vpn6, sizeof(vpn6), attrs, alen);
+	return mlen + put_msg(msg + mlen, RTM_NEWROUTE, &vpn6, sizeof(vpn6),
+			      attrs, alen);
+}
+
+static void test_multipath_group(void **state)
+{
+	uint8_t msg[2048];
+	size_t mlen = group_msgs(msg);
+
 	assert_int_equal(fpm_state_frame(*state, msg, mlen), 0);
 	assert_int_equal(nroutes, 1);
 	assert_int_equal(runs[0][0].npaths, 2);
@@ -830,24 +851,44 @@ static void fuzz_one(struct fpm_state *st, const uint8_t *buf, size_t len)
 	}
 }
 
-/* 10,000 broken frames derived from the captures: no crash, no half. */
+/* One FPM frame of the netlink messages @msgs: its length. */
+static size_t fpm_frame(uint8_t *buf, const uint8_t *msgs, size_t len)
+{
+	buf[0] = 1;		/* version */
+	buf[1] = 1;		/* netlink */
+	buf[2] = (uint8_t)((4 + len) >> 8);
+	buf[3] = (uint8_t)(4 + len);
+	memcpy(buf + 4, msgs, len);
+	return 4 + len;
+}
+
+/*
+ * 10,000 broken frames derived from the captures and from multipath
+ * messages (RTA_MULTIPATH; a next hop group): no crash, no half.
+ */
 static void test_fuzz(void **state)
 {
 	static const char *const what[] = { "nhg", "nonhg", "restart" };
-	static uint8_t bufs[6][8192], buf[8192];
-	size_t lens[6], offs[6][32], nfr[6], i, c, f, end, len;
+	static uint8_t bufs[8][8192], buf[8192], msgs[2048];
+	size_t lens[8], offs[8][32], nfr[8], i, c, f, end, len;
 
-	for (c = 0; c < 6; c++) {
+	for (c = 0; c < 8; c++) {
 		char name[128];
 		const uint8_t *p;
 
-		capture(name, sizeof(name), kernels[c / 3], what[c % 3]);
-		p = load(name, &lens[c]);
-		memcpy(bufs[c], p, lens[c]);
+		if (c == 6) {
+			lens[c] = fpm_frame(bufs[c], msgs, multipath_msg(msgs, 3));
+		} else if (c == 7) {
+			lens[c] = fpm_frame(bufs[c], msgs, group_msgs(msgs));
+		} else {
+			capture(name, sizeof(name), kernels[c / 3], what[c % 3]);
+			p = load(name, &lens[c]);
+			memcpy(bufs[c], p, lens[c]);
+		}
 		nfr[c] = frames(bufs[c], lens[c], offs[c], 32);
 	}
 	for (i = 0; i < 10000; i++) {
-		c = rnd() % 6;
+		c = rnd() % 8;
 		f = rnd() % nfr[c];
 		end = f + 1 < nfr[c] ? offs[c][f + 1] : lens[c];
 		len = mutate(bufs[c] + offs[c][f], end - offs[c][f], buf);

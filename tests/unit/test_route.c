@@ -90,7 +90,9 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 	if (nlh->nlmsg_type == RTM_GETROUTE) {
 		const struct rtmsg *want = nlmsg_data(nlh);
 
-		for (i = 0; i < ndump_reply; i++) {
+		int err = 0;
+
+		for (i = 0; !err && i < ndump_reply; i++) {
 			struct nlmsghdr *r = nlmsg_hdr(dump_reply[i]);
 			const struct rtmsg *rtm = nlmsg_data(r);
 			struct nlattr *tb[RTA_MAX + 1];
@@ -98,10 +100,11 @@ int ctl_rt_talk(struct ctl *c, struct nl_msg *msg, ctl_rt_reply_fn cb,
 			if (rtm->rtm_family != want->rtm_family)
 				continue;
 			assert_int_equal(nlmsg_parse(r, sizeof(*rtm), tb, RTA_MAX, NULL), 0);
-			assert_int_equal(cb(rtm, tb, arg), 0);
+			/* as ctl_nl.c: a reply the callback refuses ends the dump */
+			err = cb(rtm, tb, arg);
 		}
 		nlmsg_free(msg);
-		return 0;
+		return err;
 	}
 	if (nlh->nlmsg_type == RTM_NEWROUTE) {
 		struct nlattr *tb[RTA_MAX + 1];
@@ -845,6 +848,47 @@ static void test_multipath_errors(void **state)
 	assert_int_equal(nsent, 1);
 }
 
+/*
+ * A kernel reply whose RTA_MULTIPATH lies (an entry longer than the
+ * attribute, or shorter than its header) fails the dump with -EBADMSG,
+ * reading nothing past it; an entry without seg6x's encap makes the
+ * route somebody else's.
+ */
+static void test_multipath_malformed(void **state)
+{
+	static const unsigned short lens[] = { 200, 4, 8 };
+	struct rtmsg rtm = { .rtm_family = AF_INET6, .rtm_dst_len = 64,
+			     .rtm_table = RT_TABLE_MAIN, .rtm_type = RTN_UNICAST };
+	struct rtnexthop rtnh = { .rtnh_ifindex = 1 };
+	struct ctl_route *routes;
+	uint8_t dst[16] = { 0xfc };
+	struct ctl *c;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		struct nl_msg *msg = nlmsg_alloc_simple(RTM_NEWROUTE, NLM_F_MULTI);
+
+		assert_non_null(msg);
+		assert_int_equal(nlmsg_append(msg, &rtm, sizeof(rtm), NLMSG_ALIGNTO), 0);
+		nla_put(msg, RTA_DST, 16, dst);
+		rtnh.rtnh_len = lens[i];
+		nla_put(msg, RTA_MULTIPATH, sizeof(rtnh), &rtnh);
+		dump_reply[ndump_reply++] = msg;
+		n = 99;
+		c = ctl_new();
+		/* 8: a whole entry, no encap: not seg6x's, nothing listed */
+		assert_int_equal(ctl_route_list(c, &routes, &n),
+				 lens[i] == 8 ? 0 : -EBADMSG);
+		if (lens[i] == 8) {
+			assert_int_equal(n, 0);
+			free(routes);
+		}
+		ctl_free(c);
+		teardown(NULL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -870,6 +914,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_unknown_device, teardown),
 		cmocka_unit_test_teardown(test_multipath, teardown),
 		cmocka_unit_test_teardown(test_multipath_errors, teardown),
+		cmocka_unit_test_teardown(test_multipath_malformed, teardown),
 	};
 
 	return cmocka_run_group_tests_name("route", tests, NULL, NULL);
