@@ -97,27 +97,6 @@ int ctl_genl_talk(struct ctl *c, struct nl_msg *msg, ctl_genl_reply_fn cb,
 	return 0;
 }
 
-int ctl_rt_msg_size(struct ctl *c, int type, int flags,
-		    const struct rtmsg *rtm, size_t size, struct nl_msg **msg)
-{
-	struct nlmsghdr *nlh;
-
-	ctl_clear_error(c);
-	*msg = nlmsg_alloc_size(size);
-	assert_non_null(*msg);
-	nlh = nlmsg_put(*msg, NL_AUTO_PORT, NL_AUTO_SEQ, type, 0, flags);
-	assert_non_null(nlh);
-	assert_int_equal(nlmsg_append(*msg, (void *)rtm, sizeof(*rtm),
-				      NLMSG_ALIGNTO), 0);
-	return 0;
-}
-
-int ctl_rt_msg(struct ctl *c, int type, int flags, const struct rtmsg *rtm,
-	       struct nl_msg **msg)
-{
-	return ctl_rt_msg_size(c, type, flags, rtm, CTL_RT_MSG_SIZE, msg);
-}
-
 /* sync deletes one route at a time: no batch to fake. */
 int ctl_rt_talk_batch(struct ctl *c, struct nl_msg **msgs, size_t n)
 {
