@@ -208,18 +208,10 @@ void out_items_start(struct out *o, const char *key)
 
 void out_item_start(struct out *o, const char *word)
 {
-	if (o->jw) {
-		json_open_object(o->jw, NULL);
-		return;
-	}
-	sep(o);
-	fputs(word, stdout);
-}
-
-void out_item_end(struct out *o)
-{
 	if (o->jw)
-		json_close_object(o->jw);
+		json_open_object(o->jw, NULL);
+	else
+		out_text_flag(o, word);
 }
 
 void out_items_end(struct out *o)

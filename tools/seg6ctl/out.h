@@ -68,11 +68,10 @@ void out_list_end(struct out *o);
 /*
  * Groups of fields that repeat: " WORD F1 V1 WORD F1 V2" in text,
  * "KEY": [{"F1": V1}, {"F1": V2}] in JSON; each item between
- * out_item_start(o, WORD) and out_item_end().
+ * out_item_start(o, WORD) and out_group_end().
  */
 void out_items_start(struct out *o, const char *key);
 void out_item_start(struct out *o, const char *word);
-void out_item_end(struct out *o);
 void out_items_end(struct out *o);
 
 #endif /* SEG6CTL_OUT_H */

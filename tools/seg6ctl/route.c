@@ -417,7 +417,7 @@ static void paths_fields(struct out *o, const struct ctl_route *r, bool state,
 		out_uint(o, "weight", r[i].weight ? r[i].weight : 1);
 		if (state && r[i].has_counters)
 			out_counters(o, r[i].packets, r[i].bytes, r[i].errors);
-		out_item_end(o);
+		out_group_end(o);
 		counters |= r[i].has_counters;
 		packets += r[i].packets;
 		bytes += r[i].bytes;
