@@ -19,6 +19,7 @@
 #include <linux/netlink.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
+#include <netlink/attr.h>
 
 #include "fpm_nhobj.h"
 
@@ -42,25 +43,12 @@ static int talk(const void *req, size_t len, void *buf, size_t size,
 	return err;
 }
 
-/* Attribute @type of the attributes at @p (@len bytes), or NULL. */
-static const struct nlattr *find(const uint8_t *p, size_t len, uint16_t type,
-				 size_t min)
+/* Attribute @type of a reply's attributes, of @min bytes at least. */
+static struct nlattr *find(uint8_t *p, size_t len, int type, int min)
 {
-	const struct nlattr *a;
+	struct nlattr *a = nla_find((struct nlattr *)p, (int)len, type);
 
-	while (len >= NLA_HDRLEN) {
-		a = (const void *)p;
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > len)
-			return NULL;
-		if ((a->nla_type & NLA_TYPE_MASK) == type &&
-		    a->nla_len >= NLA_HDRLEN + min)
-			return a;
-		if ((size_t)NLA_ALIGN(a->nla_len) >= len)
-			break;
-		len -= (size_t)NLA_ALIGN(a->nla_len);
-		p += NLA_ALIGN(a->nla_len);
-	}
-	return NULL;
+	return a && nla_len(a) >= min ? a : NULL;
 }
 
 /* Object @id's encap type; a group's first member's (one level). */
@@ -79,8 +67,7 @@ static uint16_t encap_of(uint32_t id, int depth)
 	};
 	static uint8_t buf[8192] __attribute__((aligned(4)));
 	const struct nlmsghdr *h = (const void *)buf;
-	const struct nlattr *a;
-	uint16_t type;
+	struct nlattr *a;
 	size_t off = NLMSG_SPACE(sizeof(struct nhmsg));
 	ssize_t got = 0;
 
@@ -89,15 +76,13 @@ static uint16_t encap_of(uint32_t id, int depth)
 	    h->nlmsg_len > got || h->nlmsg_len < off)
 		return 0;
 	a = find(buf + off, h->nlmsg_len - off, NHA_ENCAP_TYPE, 2);
-	if (a) {
-		memcpy(&type, (const uint8_t *)a + NLA_HDRLEN, sizeof(type));
-		return type;
-	}
+	if (a)
+		return nla_get_u16(a);
 	a = find(buf + off, h->nlmsg_len - off, NHA_GROUP,
 		 sizeof(struct nexthop_grp));
 	if (!a || depth)
 		return 0;
-	memcpy(&id, (const uint8_t *)a + NLA_HDRLEN, sizeof(id));
+	memcpy(&id, nla_data(a), sizeof(id));
 	return encap_of(id, depth + 1);
 }
 
