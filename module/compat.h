@@ -57,6 +57,13 @@ static inline void seg6x_route_input(struct sk_buff *skb)
  * re-keying. 6.17 and later provide it (hmac_sha256_*); before, it is
  * built here on the exported sha256_update()/sha256_final().
  */
+/* asm/unaligned.h became linux/unaligned.h in 6.12. */
+#ifdef SEG6X_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 #include <crypto/sha2.h>
 #ifdef SEG6X_HAVE_LIB_HMAC_SHA256
 struct seg6x_hmac_sha256_key {
@@ -90,6 +97,19 @@ static inline void seg6x_hmac_sha256_final(struct seg6x_hmac_sha256_ctx *ctx,
 					   u8 out[SHA256_DIGEST_SIZE])
 {
 	hmac_sha256_final(&ctx->c, out);
+}
+
+/* As the other definition, below; the library pads its own blocks. */
+static inline void seg6x_hmac_sha256_block(const struct seg6x_hmac_sha256_key *key,
+					   u8 block[SHA256_BLOCK_SIZE],
+					   unsigned int len,
+					   u8 out[SHA256_DIGEST_SIZE])
+{
+	struct seg6x_hmac_sha256_ctx ctx;
+
+	seg6x_hmac_sha256_init(&ctx, key);
+	seg6x_hmac_sha256_update(&ctx, block, len);
+	seg6x_hmac_sha256_final(&ctx, out);
 }
 #else
 struct seg6x_hmac_sha256_key {
@@ -147,7 +167,59 @@ static inline void seg6x_hmac_sha256_final(struct seg6x_hmac_sha256_ctx *ctx,
 	sha256_final(&ctx->s, out);
 	memzero_explicit(inner, sizeof(inner));
 }
+
+/*
+ * Hash the last block of @s, which has taken whole blocks only (a pad
+ * block): @len bytes of text at the start of @block, then zeroes up to
+ * the length field, are padded in place (FIPS 180-4 5.1.1) and the block
+ * is compressed from there, as sha256_update() does with whole blocks;
+ * the digest is read off the chaining value. sha256_final() would copy
+ * the text to the state's buffer, pad it there and zero the state.
+ */
+static inline void seg6x_sha256_last(struct sha256_state *s,
+				     u8 block[SHA256_BLOCK_SIZE],
+				     unsigned int len,
+				     u8 out[SHA256_DIGEST_SIZE])
+{
+	unsigned int i;
+
+	block[len] = 0x80;
+	put_unaligned_be64((s->count + len) << 3,
+			   block + SHA256_BLOCK_SIZE - 8);
+	sha256_update(s, block, SHA256_BLOCK_SIZE);
+	for (i = 0; i < ARRAY_SIZE(s->state); i++)
+		put_unaligned_be32(s->state[i], out + 4 * i);
+}
+
+/*
+ * HMAC-SHA256 of a text of at most SEG6X_HMAC_SHA256_BLOCK_MAX bytes at
+ * the start of @block, zeroes after it (@block is overwritten): one
+ * compression per hash. Only the pad states' chaining values and counts
+ * are copied (the buffer of a state that has taken whole blocks is
+ * unused). What is left on the stack, the inner digest, is a function of
+ * the key as the HMAC itself is, not a key equivalent as the pad states
+ * are: it is not zeroed.
+ */
+static inline void seg6x_hmac_sha256_block(const struct seg6x_hmac_sha256_key *key,
+					   u8 block[SHA256_BLOCK_SIZE],
+					   unsigned int len,
+					   u8 out[SHA256_DIGEST_SIZE])
+{
+	struct sha256_state s;
+
+	memcpy(s.state, key->istate.state, sizeof(s.state));
+	s.count = key->istate.count;
+	seg6x_sha256_last(&s, block, len, block);
+	memset(block + SHA256_DIGEST_SIZE + 1, 0,
+	       SHA256_BLOCK_SIZE - 8 - SHA256_DIGEST_SIZE - 1);
+	memcpy(s.state, key->ostate.state, sizeof(s.state));
+	s.count = key->ostate.count;
+	seg6x_sha256_last(&s, block, SHA256_DIGEST_SIZE, out);
+}
 #endif
+
+/* seg6x_hmac_sha256_block()'s most text: a block less 0x80 and the length. */
+#define SEG6X_HMAC_SHA256_BLOCK_MAX	(SHA256_BLOCK_SIZE - 1 - 8)
 
 /* GSO helpers (skb_gso_validate_network_len) moved to net/gso.h in 6.4. */
 #ifdef SEG6X_HAVE_NET_GSO_H

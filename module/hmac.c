@@ -250,6 +250,20 @@ static void seg6x_hmac_sha256(const struct seg6x_hmac_sha256_key *key,
 	struct seg6x_hmac_sha256_ctx ctx;
 
 	BUILD_BUG_ON(SHA256_DIGEST_SIZE != SEG6X_HMAC_FIELD_LEN);
+	/* An SRH of one or two segments: its text and padding fit a block,
+	 * copied a segment at a time (a constant size, copied inline).
+	 */
+	if (sizeof(*head) + len <= SEG6X_HMAC_SHA256_BLOCK_MAX) {
+		const struct in6_addr *seg = segs;
+		u8 block[SHA256_BLOCK_SIZE] = {};
+		u8 *p = block + sizeof(*head);
+
+		memcpy(block, head, sizeof(*head));
+		for (; p < block + sizeof(*head) + len; p += sizeof(*seg))
+			memcpy(p, seg++, sizeof(*seg));
+		seg6x_hmac_sha256_block(key, block, sizeof(*head) + len, out);
+		return;
+	}
 	seg6x_hmac_sha256_init(&ctx, key);
 	seg6x_hmac_sha256_update(&ctx, head, sizeof(*head));
 	seg6x_hmac_sha256_update(&ctx, segs, len);

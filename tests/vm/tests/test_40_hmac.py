@@ -214,6 +214,29 @@ def test_route_signs(hm, mode):
     assert stats(c.ns["R1"])["hmac_signed"] == 1
 
 
+@pytest.mark.parametrize("nsegs", [1, 2, 3])
+def test_route_signs_any_text_length(hm, nsegs):
+    """HMAC texts of 38 and 54 bytes fit one SHA-256 block with their
+    padding, 70 bytes do not: each is hashed as RFC 8754 2.1.2.1 says."""
+    c = hm
+    set_key(c.ns["R1"], 7, "sha256")
+    segs = [sid("R2"), sid("R3"), addr6(3, "B")][:nsegs]
+    ctl("route", "add", f"{B6}/128", "mode", "encap", "segs", ",".join(segs),
+        "hmac", 7, "dev", c.iface("R1", "R2"), "via", addr6(2, "R2"),
+        ns=c.ns["R1"])
+    tap = Tap(c.ns["R2"], c.iface("R2", "R1"))
+    tx = udp_socket(c.ns["A"], socket.AF_INET6, A_SRC, 0)
+    tx.sendto(b"route signed", (B6, PORT))
+    got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("nh") == NH_ROUTING,
+                      incoming_only=True)
+    ip = eth_ipv6(got[0])
+    s = parse_srh(ip["payload"])
+    assert s["le"] == nsegs - 1
+    text = hmac_text(ip["src"], s["le"], s["flags"], 7, s["segs"])
+    assert len(text) == 22 + 16 * nsegs
+    assert s["raw"][-32:] == hmac_digest("sha256", SECRET, text)
+
+
 def test_route_missing_key_drops(chain):
     c = chain
     route_with_hmac(c, 42)
