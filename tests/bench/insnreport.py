@@ -6,10 +6,12 @@ Reads what the guest (insnrun.py) and the plugin (insn/insn.c) left in
 OUTDIR: insn-runs.json, insn-marks.txt and, when profiled, kallsyms.
 Prints the table and writes OUTDIR/insn.json.
 
-A case's insn/packet is (insns(2N) - insns(N)) / (out(2N) - out(N)),
-taking of each length the repetition with the fewest instructions: work
-that is not the packets' (timers, deferred work) only ever adds some.
-The slopes of the repetitions themselves show how much that varied. The
+A case's insn/packet is (insns(2N) - insns(N)) / (out(2N) - out(N)) of
+each repetition (its N and its 2N run), and of those slopes the median:
+one disturbed repetition (timers, deferred work, an allocator's slow
+path taken in one run and not in the other) cannot move it. With fewer
+than three repetitions, of each length the run with the fewest
+instructions. The spread of the slopes shows how much they varied. The
 increment is
 its count minus that of its router's reference: `fwd` for R1, `fwd-r2`
 for R2, whose generators also pay for tc pedit and pktgen's queue_xmit
@@ -91,10 +93,19 @@ def slope(short, long_, marks):
             (long_["out"] - short["out"]))
 
 
+def median_pair(short, long_, marks):
+    """The repetition whose slope is the median (the lower middle one of
+    an even count), as its (short run, long run)."""
+    both = sorted(set(short) & set(long_),
+                  key=lambda i: slope(short[i], long_[i], marks))
+    i = both[(len(both) - 1) // 2]
+    return short[i], long_[i]
+
+
 def slopes(runs, marks):
-    """{case: (short run, long run)}: of each length the complete run
-    with the fewest instructions (what else the CPU does, timers and
-    deferred work, only adds some); {case: [insn/packet of each
+    """{case: (short run, long run)}: the repetition with the median
+    slope, or with fewer than three, of each length the complete run
+    with the fewest instructions; {case: [insn/packet of each
     repetition]}; {case: runs left out}"""
     by, left = {}, {}
     for r in runs:
@@ -114,10 +125,14 @@ def slopes(runs, marks):
             sys.exit(f"insnreport.py: {case}: no complete run of each "
                      "length")
         short, long_ = (sizes[n] for n in sorted(sizes))
-        best[case] = tuple(min(d.values(), key=lambda r: insns(r, marks))
-                           for d in (short, long_))
         reps[case] = [slope(short[i], long_[i], marks)
                       for i in sorted(set(short) & set(long_))]
+        if len(reps[case]) >= 3:
+            best[case] = median_pair(short, long_, marks)
+        else:
+            best[case] = tuple(min(d.values(),
+                                   key=lambda r: insns(r, marks))
+                               for d in (short, long_))
     return best, reps, left
 
 
@@ -192,7 +207,7 @@ def print_table(meta, rows, pairs):
               f"{r['spread_pct']:>7.2f} {r['increment']:>7.1f} "
               f"{r['reference']:<11} {r['increment_vs_fwd']:>7.1f} "
               f"{r['out_bytes']:>4}{bad}  {r['what']}")
-    print("insn/pkt: from each length's run with the fewest instructions; "
+    print("insn/pkt: the median of the repetitions' slopes; "
           "spread%: max - min\nof the repetitions' own slopes over it; "
           "+ref: minus the router's reference (ref);\nvs fwd: minus fwd's")
     for p in pairs:
@@ -202,7 +217,7 @@ def print_table(meta, rows, pairs):
     if noisy:
         print("note: repetitions differ by more than 1% in " +
               ", ".join(noisy) + ": something else ran during one (the "
-              "least disturbed runs count)")
+              "median repetition counts)")
     left = [r["case"] for r in rows if r["left_out"]]
     if left:
         print("WARNING: runs that did not forward every packet were left "
