@@ -26,10 +26,13 @@ rm -f "$out/insn-marks.txt" "$out/insn-runs.json" "$out/kallsyms"
 # deferring softirqs to ksoftirqd, which batches packets) is the same in
 # every run: 6.1 takes another path in some runs without it. It needs
 # single-threaded TCG; on a host busy with other VMs a run takes longer
-# (SEG6X_BENCH_TIMEOUT, seconds). No transparent huge pages: khugepaged's work is no
-# packet's (2 million instructions when it collapsed one during a run).
+# (SEG6X_BENCH_TIMEOUT, seconds). No transparent huge pages: khugepaged's
+# work is no packet's (2 million instructions when it collapsed one during
+# a run). slab_nomerge: with the slab caches of equal sizes merged, 6.1's
+# SLUB took its slow paths (about 170 instructions a packet, or twice
+# that) in some boots and cases and not in others; apart, every boot agrees.
 SEG6X_VM_SMP=1 SEG6X_VM_TCG_THREAD=single \
-	SEG6X_VM_APPEND="nokaslr transparent_hugepage=never ${SEG6X_VM_APPEND:-}" \
+	SEG6X_VM_APPEND="nokaslr transparent_hugepage=never slab_nomerge ${SEG6X_VM_APPEND:-}" \
 	"$repo/tests/vm/run-vm.sh" "$kver" -t "${SEG6X_BENCH_TIMEOUT:-900}" -o "$out" \
 	-q -plugin -q "$plugin" -q -icount -q "shift=${SEG6X_BENCH_ICOUNT:-0}" -- \
 	/usr/bin/python3 tests/bench/insnrun.py "${args[@]}" "$@"
