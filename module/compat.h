@@ -50,13 +50,6 @@ static inline void seg6x_route_input(struct sk_buff *skb)
 #include <crypto/algapi.h>
 #endif
 
-/*
- * HMAC-SHA256 from lib/crypto, with the key prepared once: the SHA-256
- * states after the key's inner and outer pad blocks (RFC 2104), so that a
- * packet costs two compressions (one for short HMAC texts), none of them
- * re-keying. 6.17 and later provide it (hmac_sha256_*); before, it is
- * built here on the exported sha256_update()/sha256_final().
- */
 /* asm/unaligned.h became linux/unaligned.h in 6.12. */
 #ifdef SEG6X_HAVE_LINUX_UNALIGNED_H
 #include <linux/unaligned.h>
@@ -64,6 +57,13 @@ static inline void seg6x_route_input(struct sk_buff *skb)
 #include <asm/unaligned.h>
 #endif
 
+/*
+ * HMAC-SHA256 from lib/crypto, with the key prepared once: the SHA-256
+ * states after the key's inner and outer pad blocks (RFC 2104), so that a
+ * packet's text of up to two segments costs two compressions (one per
+ * hash: seg6x_hmac_sha256_block()), none of them re-keying. 6.17 and later provide it (hmac_sha256_*); before, it is
+ * built here on the exported sha256_update()/sha256_final().
+ */
 #include <crypto/sha2.h>
 #ifdef SEG6X_HAVE_LIB_HMAC_SHA256
 struct seg6x_hmac_sha256_key {
