@@ -192,18 +192,23 @@ def route_with_hmac(c, keyid, mode="encap"):
         c.iface("R1", "R2"), "via", addr6(2, "R2"), ns=c.ns["R1"])
 
 
-@pytest.mark.parametrize("mode", ["encap", "inline"])
-def test_route_signs(hm, mode):
-    c = hm
-    set_key(c.ns["R1"], 7, "sha256")
-    route_with_hmac(c, 7, mode)
+def send_through_route(c):
+    """A packet from A through R1's route, as R2 receives it: (IPv6, SRH)."""
     tap = Tap(c.ns["R2"], c.iface("R2", "R1"))
     tx = udp_socket(c.ns["A"], socket.AF_INET6, A_SRC, 0)
     tx.sendto(b"route signed", (B6, PORT))
     got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("nh") == NH_ROUTING,
                       incoming_only=True)
     ip = eth_ipv6(got[0])
-    s = parse_srh(ip["payload"])
+    return ip, parse_srh(ip["payload"])
+
+
+@pytest.mark.parametrize("mode", ["encap", "inline"])
+def test_route_signs(hm, mode):
+    c = hm
+    set_key(c.ns["R1"], 7, "sha256")
+    route_with_hmac(c, 7, mode)
+    ip, s = send_through_route(c)
     assert s["flags"] == FLAG_HMAC
     assert s["hdrlen"] == s["len"] // 8 - 1
     assert s["len"] == 8 + 16 * (s["le"] + 1) + 40
@@ -224,13 +229,7 @@ def test_route_signs_any_text_length(hm, nsegs):
     ctl("route", "add", f"{B6}/128", "mode", "encap", "segs", ",".join(segs),
         "hmac", 7, "dev", c.iface("R1", "R2"), "via", addr6(2, "R2"),
         ns=c.ns["R1"])
-    tap = Tap(c.ns["R2"], c.iface("R2", "R1"))
-    tx = udp_socket(c.ns["A"], socket.AF_INET6, A_SRC, 0)
-    tx.sendto(b"route signed", (B6, PORT))
-    got = tap.collect(lambda f: (eth_ipv6(f) or {}).get("nh") == NH_ROUTING,
-                      incoming_only=True)
-    ip = eth_ipv6(got[0])
-    s = parse_srh(ip["payload"])
+    ip, s = send_through_route(c)
     assert s["le"] == nsegs - 1
     text = hmac_text(ip["src"], s["le"], s["flags"], 7, s["segs"])
     assert len(text) == 22 + 16 * nsegs
