@@ -313,6 +313,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 {
 	struct seg6x_net *sn = priv;	/* seg6x_input_use() */
 	struct seg6x_pkt p;
+	u8 stop;
 	int err;
 
 	/* Fast exit for plain IPv6 in a namespace without SIDs: the cost
@@ -322,7 +323,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 
 	p = (struct seg6x_pkt){ .skb = skb, .net = state->net, .sn = sn };
-	err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+	err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off, &stop);
 	p.has_srh = !err;
 	p.srh_hidden = err == -EPROTO;
 
@@ -332,7 +333,8 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 	if (!seg6x_for_this_host(skb))
 		return NF_ACCEPT;
 
-	if (unlikely(seg6x_srh_fragmented(skb)) && seg6x_processes(&p)) {
+	if (unlikely(seg6x_srh_frag_beyond(stop)) &&
+	    seg6x_srh_fragmented(skb) && seg6x_processes(&p)) {
 		/* Same verdicts as nf_defrag_ipv6's own hook. */
 		err = nf_ct_frag6_gather(p.net, skb, SEG6X_DEFRAG_USER);
 		seg6x_route_release(&p);	/* asked of a fragment */
@@ -340,7 +342,7 @@ static unsigned int seg6x_input_hook(void *priv, struct sk_buff *skb,
 			return NF_STOLEN;	/* queued until the set is whole */
 		if (err)
 			return NF_DROP;
-		err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off);
+		err = seg6x_srh_find(skb, &p.srh_off, &p.nh_off, &stop);
 		p.has_srh = !err;
 		p.srh_hidden = err == -EPROTO;
 	}

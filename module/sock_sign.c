@@ -42,13 +42,14 @@ static noinline unsigned int seg6x_sock_sign(struct sk_buff *skb,
 					     const struct nf_hook_state *state)
 {
 	unsigned int srh_off, nh_off, srhlen;
+	u8 stop;
 	struct ipv6_sr_hdr *srh;
 	struct sr6_tlv_hmac *tlv;
 	struct seg6x_net *sn;
 	u32 keyid;
 
 	if (!seg6x_sk_may_sign(skb_to_full_sk(skb), state->net) ||
-	    seg6x_srh_find(skb, &srh_off, &nh_off))
+	    seg6x_srh_find(skb, &srh_off, &nh_off, &stop))
 		return NF_ACCEPT;
 	if (!pskb_may_pull(skb, srh_off + sizeof(*srh)))
 		return NF_ACCEPT;

@@ -52,7 +52,7 @@ static __always_inline bool seg6x_exthdr_peek(const struct sk_buff *skb,
 }
 
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
-		   unsigned int *nh_off)
+		   unsigned int *nh_off, u8 *stop)
 {
 	unsigned int off = sizeof(struct ipv6hdr);
 	unsigned int nhoff = offsetof(struct ipv6hdr, nexthdr);
@@ -62,6 +62,7 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
 		union seg6x_exthdr_head h;
 
+		*stop = nexthdr;
 		if (nexthdr == NEXTHDR_FRAGMENT)
 			/* RFC 8200 4.1: a routing header comes first. One
 			 * behind it is not one this node may act on.
@@ -84,6 +85,7 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 				return -EPROTO;
 			*srh_off = off;
 			*nh_off = nhoff;
+			*stop = h.nexthdr;
 			return 0;
 		}
 		nhoff = off;		/* Next Header is the first byte */
@@ -91,6 +93,7 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
 		off += (h.hdrlen + 1) << 3;
 	}
 	/* Too many option headers to look behind: unknown. */
+	*stop = nexthdr;
 	return nexthdr == NEXTHDR_ROUTING || nexthdr == NEXTHDR_HOP ||
 	       nexthdr == NEXTHDR_DEST ? -EPROTO : -ENOENT;
 }

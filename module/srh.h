@@ -10,6 +10,7 @@
 #include <linux/seg6.h>
 #include <linux/seg6_hmac.h>
 #include <linux/skbuff.h>
+#include <net/ipv6.h>
 
 #define SEG6X_SRH_TYPE		4	/* IPV6_SRCRT_TYPE_4 */
 #define SEG6X_HMAC_TLV_LEN	sizeof(struct sr6_tlv_hmac)	/* 40 */
@@ -44,9 +45,11 @@ static inline struct ipv6_sr_hdr *seg6x_srh_at(struct sk_buff *skb,
  * (RFC 8200 allows one), Hop-by-Hop is out of place, the chain is
  * truncated or longer than seg6x walks. A policy that requires an HMAC
  * must not mistake the last case for "no SRH" (RFC 8754 5).
+ * Always sets *stop to the Next Header value the walk ended on: on success
+ * the SRH's own Next Header (see seg6x_srh_frag_beyond()).
  */
 int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
-		   unsigned int *nh_off);
+		   unsigned int *nh_off, u8 *stop);
 
 /*
  * Does the header chain reach a Fragment header, behind Hop-by-Hop,
@@ -55,6 +58,27 @@ int seg6x_srh_find(const struct sk_buff *skb, unsigned int *srh_off,
  */
 #define SEG6X_MAX_FRAG_WALK	16
 bool seg6x_srh_fragmented(const struct sk_buff *skb);
+
+/*
+ * Can seg6x_srh_fragmented() find a Fragment header, given where
+ * seg6x_srh_find() stopped (@stop)? Up to there find() went only through
+ * headers the fragment walk also steps over; a Fragment header can be
+ * further only if @stop is one of those (or AH), or is itself one. Most SR
+ * packets carry their payload right behind the SRH and skip the walk.
+ */
+static inline bool seg6x_srh_frag_beyond(u8 stop)
+{
+	switch (stop) {
+	case NEXTHDR_HOP:
+	case NEXTHDR_DEST:
+	case NEXTHDR_ROUTING:
+	case NEXTHDR_AUTH:
+	case NEXTHDR_FRAGMENT:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Result of seg6x_srh_validate(). */
 enum seg6x_srh_verdict {

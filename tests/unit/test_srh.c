@@ -262,17 +262,19 @@ static void test_find(void **state)
 	int i;
 	unsigned int srh_off, nh_off;
 	struct sk_buff skb;
+	uint8_t stop;
 
 	(void)state;
 	skb = make_skb(pkt, NEXTHDR_HOP, hbh_dst_srh, sizeof(hbh_dst_srh));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), 0);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), 0);
 	assert_int_equal(srh_off, 40 + 8 + 16);
 	assert_int_equal(nh_off, 40 + 8);
+	assert_int_equal(stop, 59);	/* the SRH's own Next Header */
 	assert_ptr_equal(seg6x_srh_at(&skb, srh_off), pkt + 64);
 
 	/* Right behind the IPv6 header: Next Header is its byte 6. */
 	skb = make_skb(pkt, NEXTHDR_ROUTING, hbh_dst_srh + 24, 24);
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), 0);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), 0);
 	assert_int_equal(srh_off, 40);
 	assert_int_equal(nh_off, 6);
 
@@ -280,19 +282,22 @@ static void test_find(void **state)
 	 * header (RFC 8200 4.1: not one this node acts on).
 	 */
 	skb = make_skb(pkt, 59, NULL, 0);
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -ENOENT);
+	assert_int_equal(stop, 59);
 	skb = make_skb(pkt, NEXTHDR_FRAGMENT, frag_srh, sizeof(frag_srh));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -ENOENT);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -ENOENT);
+	assert_int_equal(stop, NEXTHDR_FRAGMENT);
 
 	/* Hidden: behind another routing header type, cut short, behind a
 	 * misplaced Hop-by-Hop, or behind more option headers than walked.
 	 */
 	skb = make_skb(pkt, NEXTHDR_ROUTING, srh_type3, sizeof(srh_type3));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -EPROTO);
+	assert_int_equal(stop, NEXTHDR_ROUTING);
 	skb = make_skb(pkt, NEXTHDR_HOP, hbh_dst_srh, 8 + 16 + 2);
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -EPROTO);
 	skb = make_skb(pkt, NEXTHDR_DEST, dst_hbh, sizeof(dst_hbh));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -EPROTO);
 	for (i = 0; i < SEG6X_MAX_EXTHDRS; i++) {
 		many[i * 8] = i + 1 < SEG6X_MAX_EXTHDRS ? NEXTHDR_DEST
 							: NEXTHDR_ROUTING;
@@ -300,10 +305,10 @@ static void test_find(void **state)
 	}
 	memcpy(many + SEG6X_MAX_EXTHDRS * 8, hbh_dst_srh + 24, 24);
 	skb = make_skb(pkt, NEXTHDR_DEST, many, sizeof(many));
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), -EPROTO);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), -EPROTO);
 	/* One option header fewer: found. */
 	skb = make_skb(pkt, NEXTHDR_DEST, many + 8, sizeof(many) - 8);
-	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off), 0);
+	assert_int_equal(seg6x_srh_find(&skb, &srh_off, &nh_off, &stop), 0);
 	assert_int_equal(srh_off, 40 + (SEG6X_MAX_EXTHDRS - 1) * 8);
 }
 
@@ -347,6 +352,65 @@ static void test_fragmented(void **state)
 	assert_true(seg6x_srh_fragmented(&skb));
 }
 
+/* A few bits of xorshift32: the same chains on every run. */
+static uint32_t rnd_state = 2463534242u;
+
+static uint32_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state;
+}
+
+/*
+ * The input hook walks to a Fragment header only when
+ * seg6x_srh_frag_beyond() says one can be there: over random chains of
+ * the headers either walk knows, every chain seg6x_srh_fragmented() calls
+ * fragmented must have a @stop that says so (no packet skips reassembly).
+ */
+static void test_frag_beyond(void **state)
+{
+	static const uint8_t kinds[] = {
+		NEXTHDR_HOP, NEXTHDR_DEST, NEXTHDR_ROUTING, NEXTHDR_ROUTING,
+		NEXTHDR_AUTH, NEXTHDR_FRAGMENT, 59, 6,
+	};
+	unsigned int srh_off, nh_off, n, k, off, hits = 0;
+	uint8_t ext[512], pkt[600], first, stop, next;
+	struct sk_buff skb;
+	int round, err;
+
+	(void)state;
+	for (round = 0; round < 20000; round++) {
+		n = rnd() % 20;
+		off = 0;
+		first = kinds[rnd() % sizeof(kinds)];
+		next = first;
+		memset(ext, 0, sizeof(ext));
+		for (k = 0; k < n && next != 59 && next != 6; k++) {
+			uint8_t kind = next, len = rnd() % 3;
+
+			next = kinds[rnd() % sizeof(kinds)];
+			ext[off] = next;
+			ext[off + 1] = kind == NEXTHDR_FRAGMENT ? 0 : len;
+			if (kind == NEXTHDR_ROUTING)
+				ext[off + 2] = rnd() % 4 ? SEG6X_SRH_TYPE : 3;
+			off += kind == NEXTHDR_AUTH ? (ext[off + 1] + 2) * 4
+			       : (ext[off + 1] + 1) * 8;
+		}
+		skb = make_skb(pkt, first, ext, off);
+		if (rnd() % 4 == 0)	/* sometimes cut short */
+			skb.len = 40 + rnd() % (off + 1);
+		err = seg6x_srh_find(&skb, &srh_off, &nh_off, &stop);
+		assert_true(err == 0 || err == -ENOENT || err == -EPROTO);
+		if (seg6x_srh_fragmented(&skb)) {
+			assert_true(seg6x_srh_frag_beyond(stop));
+			hits++;
+		}
+	}
+	assert_true(hits > 1000);	/* the property was exercised */
+}
+
 /*
  * The same walks when only the IPv6 header is linear (the extension
  * headers in paged data), and when the linear part ends inside one.
@@ -380,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_fragmented),
+		cmocka_unit_test(test_frag_beyond),
 		cmocka_unit_test(test_find_paged),
 		cmocka_unit_test(test_fragmented_paged),
 	};

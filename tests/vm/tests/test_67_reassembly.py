@@ -7,7 +7,7 @@ import socket
 
 import pytest
 from scapy.all import UDP, Ether, ICMPv6PacketTooBig, IPv6, Raw, fragment6
-from scapy.layers.inet6 import IPv6ExtHdrFragment
+from scapy.layers.inet6 import IPv6ExtHdrDestOpt, IPv6ExtHdrFragment
 
 from conftest import enable, stats
 from lib.netns import Tap, udp_socket
@@ -20,6 +20,7 @@ A_SRC = addr6(1, "A")
 B6 = addr6(4, "B")
 PORT = 5000
 NH_FRAG = 44
+NH_DEST = 60
 
 
 def _from_a(pkt):
@@ -97,6 +98,24 @@ def test_transit_sr_fragments_reassembled_by_the_endpoint_only(chain):
     assert all(nh == NH_ROUTING for nh, _, _ in got)
     assert stats(c.ns["R3"])["decap"] == 1
     assert stats(c.ns["R2"])["end"] == 0
+
+
+def test_sr_fragments_behind_options_reassembled(chain):
+    """The Fragment header further behind the SRH, after a Destination
+    Options header: R3 still finds it, reassembles and decapsulates."""
+    c = chain
+    inner = bytes(IPv6(src=A_SRC, dst=B6) / UDP(sport=4000, dport=PORT) /
+                  Raw(b"O" * 1300))
+    pkt = (IPv6(src=A_SRC, dst=sid("R3"), nh=NH_ROUTING) /
+           Raw(srh([sid("R3")], sl=0, nh=NH_DEST)) /
+           IPv6ExtHdrDestOpt(nh=NH_FRAG) /
+           IPv6ExtHdrFragment(nh=NH_IPV6, id=0x5e6706) / Raw(inner))
+    frags = fragment6(pkt, 600)
+    assert len(frags) >= 3
+    assert all(NH_DEST == bytes(f[IPv6])[40] for f in frags)
+    rx, _ = _send_from_a(c, frags, ("R3", "R2"))
+    assert rx.recvfrom(4096)[0] == b"O" * 1300
+    assert stats(c.ns["R3"])["decap"] == 1
 
 
 def _dx6_fragmented(c, size, ident):
