@@ -33,9 +33,9 @@ int seg6x_counters_put(struct sk_buff *msg, int attr,
 
 		do {
 			start = u64_stats_fetch_begin(&c->syncp);
-			p = u64_stats_read(&c->packets);
-			b = u64_stats_read(&c->bytes);
-			e = u64_stats_read(&c->errors);
+			p = seg6x_cnt_read(&c->packets);
+			b = seg6x_cnt_read(&c->bytes);
+			e = seg6x_cnt_read(&c->errors);
 		} while (u64_stats_fetch_retry(&c->syncp, start));
 		pk += p;
 		by += b;

@@ -6,15 +6,15 @@
 #ifndef _SEG6X_COUNTERS_H
 #define _SEG6X_COUNTERS_H
 
-#include <linux/percpu.h>
-#include <linux/u64_stats_sync.h>
 #include <net/netlink.h>
 
+#include "pcpu_cnt.h"
+
 struct seg6x_counters {
-	u64_stats_t packets;
-	u64_stats_t bytes;
-	u64_stats_t errors;
-	struct u64_stats_sync syncp;
+	struct seg6x_cnt packets;
+	struct seg6x_cnt bytes;
+	struct seg6x_cnt errors;
+	struct u64_stats_sync syncp;	/* 32-bit only (pcpu_cnt.h) */
 };
 
 struct seg6x_counters __percpu *seg6x_counters_alloc(gfp_t gfp);
@@ -23,19 +23,12 @@ struct seg6x_counters __percpu *seg6x_counters_alloc(gfp_t gfp);
 static inline void seg6x_counters_add(struct seg6x_counters __percpu *pcpu,
 				      unsigned int len, bool error)
 {
-	struct seg6x_counters *c;
-	unsigned long flags;
-
-	c = get_cpu_ptr(pcpu);
-	flags = u64_stats_update_begin_irqsave(&c->syncp);
 	if (error) {
-		u64_stats_inc(&c->errors);
+		seg6x_cnt_add(pcpu, errors, 1);
 	} else {
-		u64_stats_inc(&c->packets);
-		u64_stats_add(&c->bytes, len);
+		seg6x_cnt_add(pcpu, packets, 1);
+		seg6x_cnt_add(pcpu, bytes, len);
 	}
-	u64_stats_update_end_irqrestore(&c->syncp, flags);
-	put_cpu_ptr(pcpu);
 }
 
 /*

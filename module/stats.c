@@ -39,7 +39,7 @@ static void seg6x_stats_sum(struct seg6x_stats *st, u64 *out)
 		do {
 			start = u64_stats_fetch_begin(&p->syncp);
 			for (i = 0; i <= SEG6X_STAT_MAX; i++)
-				v[i] = u64_stats_read(&p->cnt[i]);
+				v[i] = seg6x_cnt_read(&p->cnt[i]);
 		} while (u64_stats_fetch_retry(&p->syncp, start));
 
 		for (i = 0; i <= SEG6X_STAT_MAX; i++)

@@ -11,13 +11,13 @@
 #define _SEG6X_STATS_H
 
 #include <linux/gfp.h>
-#include <linux/percpu.h>
-#include <linux/u64_stats_sync.h>
 #include <linux/seg6x.h>
 
+#include "pcpu_cnt.h"
+
 struct seg6x_pcpu_stats {
-	u64_stats_t cnt[SEG6X_STAT_MAX + 1];
-	struct u64_stats_sync syncp;
+	struct seg6x_cnt cnt[SEG6X_STAT_MAX + 1];
+	struct u64_stats_sync syncp;	/* 32-bit only (pcpu_cnt.h) */
 };
 
 struct seg6x_stats {
@@ -36,16 +36,10 @@ static inline int seg6x_stats_init(struct seg6x_stats *st)
 	return seg6x_stats_init_gfp(st, GFP_KERNEL);
 }
 
-/* Safe from any context: preemption is disabled around the update. */
+/* Safe from any context (pcpu_cnt.h). */
 static inline void seg6x_stats_inc(struct seg6x_stats *st, enum seg6x_stat i)
 {
-	struct seg6x_pcpu_stats *p = get_cpu_ptr(st->pcpu);
-	unsigned long flags;
-
-	flags = u64_stats_update_begin_irqsave(&p->syncp);
-	u64_stats_inc(&p->cnt[i]);
-	u64_stats_update_end_irqrestore(&p->syncp, flags);
-	put_cpu_ptr(st->pcpu);
+	seg6x_cnt_add(st->pcpu, cnt[i], 1);
 }
 
 #endif /* _SEG6X_STATS_H */
