@@ -61,8 +61,9 @@ static inline void seg6x_route_input(struct sk_buff *skb)
  * HMAC-SHA256 from lib/crypto, with the key prepared once: the SHA-256
  * states after the key's inner and outer pad blocks (RFC 2104), so that a
  * packet's text of up to two segments costs two compressions (one per
- * hash: seg6x_hmac_sha256_block()), none of them re-keying. 6.17 and later provide it (hmac_sha256_*); before, it is
- * built here on the exported sha256_update()/sha256_final().
+ * hash: seg6x_hmac_sha256_block()), none of them re-keying. 6.17 and
+ * later provide it (hmac_sha256_*); before, it is built here on the
+ * exported sha256_update()/sha256_final().
  */
 #include <crypto/sha2.h>
 #ifdef SEG6X_HAVE_LIB_HMAC_SHA256
@@ -181,14 +182,19 @@ static inline void seg6x_sha256_last(struct sha256_state *s,
 				     unsigned int len,
 				     u8 out[SHA256_DIGEST_SIZE])
 {
-	unsigned int i;
-
 	block[len] = 0x80;
 	put_unaligned_be64((s->count + len) << 3,
 			   block + SHA256_BLOCK_SIZE - 8);
 	sha256_update(s, block, SHA256_BLOCK_SIZE);
-	for (i = 0; i < ARRAY_SIZE(s->state); i++)
-		put_unaligned_be32(s->state[i], out + 4 * i);
+	/* Eight stores, not a loop of eight: this runs twice a packet. */
+	put_unaligned_be32(s->state[0], out);
+	put_unaligned_be32(s->state[1], out + 4);
+	put_unaligned_be32(s->state[2], out + 8);
+	put_unaligned_be32(s->state[3], out + 12);
+	put_unaligned_be32(s->state[4], out + 16);
+	put_unaligned_be32(s->state[5], out + 20);
+	put_unaligned_be32(s->state[6], out + 24);
+	put_unaligned_be32(s->state[7], out + 28);
 }
 
 /*
@@ -198,14 +204,17 @@ static inline void seg6x_sha256_last(struct sha256_state *s,
  * are copied (the buffer of a state that has taken whole blocks is
  * unused). What is left on the stack, the inner digest, is a function of
  * the key as the HMAC itself is, not a key equivalent as the pad states
- * are: it is not zeroed.
+ * are: it is not zeroed. Nor is the state zeroed first (the kernel's
+ * automatic stack initialisation would, 13 stores a packet): every field
+ * sha256_update() reads of it is written here, and a state that has taken
+ * whole blocks only never reads its buffer.
  */
 static inline void seg6x_hmac_sha256_block(const struct seg6x_hmac_sha256_key *key,
 					   u8 block[SHA256_BLOCK_SIZE],
 					   unsigned int len,
 					   u8 out[SHA256_DIGEST_SIZE])
 {
-	struct sha256_state s;
+	struct sha256_state s __uninitialized;
 
 	memcpy(s.state, key->istate.state, sizeof(s.state));
 	s.count = key->istate.count;
